@@ -1,0 +1,46 @@
+# The two commands of the README: `make demo` (the main job) and `make test` (the whole suite).
+# Each creates .venv and installs what it needs on a fresh machine with python3, pip and make.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-base
+BENCH_STAMP := $(VENV)/.installed-bench
+
+# DDS stays on this machine, whatever the shell says (Jazzy's switch; tests pick their own
+# ROS_DOMAIN_ID).  One numba cache directory for every process of a run.
+export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
+export ROS_LOCALHOST_ONLY := 0
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+export PYTHONUNBUFFERED := 1
+
+.PHONY: demo test test-nojit bench colcon-test clean-cache clean
+
+$(STAMP): setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[ros,test,demo]'
+	touch $@
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[ros,test,demo,bench]'
+	touch $@
+
+demo: $(STAMP)
+	$(PY) -m collision_monitor.demo
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+# The kernels as plain Python (for coverage and tracebacks); slow, so only the engine tests.
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -m "not ros and not slow" test
+
+bench: $(BENCH_STAMP)
+	$(PY) -m benchmarks
+
+clean-cache:
+	rm -rf $(NUMBA_CACHE_DIR)
+
+clean: clean-cache
+	rm -rf $(VENV) build install log

@@ -1,0 +1,42 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Types, tolerances and the JIT policy shared by every kernel.
+
+JIT policy
+----------
+* ``fastmath`` is off everywhere: kernels use ``inf`` as the "never" sentinel of time of
+  collision and ``nan`` as the polyline separator, which ``nnan``/``ninf`` would break.
+* Every kernel is ``njit(cache=True, nogil=True)``.  The cache lives where ``NUMBA_CACHE_DIR``
+  points (the Makefile sets one directory for a whole test run).  Cached kernels freeze the
+  module globals they read, so constants used inside kernels live here and only here; clear the
+  cache after changing this file (CI always starts from an empty cache).
+* Parallel kernels (``parallel=True``) are cached too; they are only used where an independent
+  loop over pairs or points is long enough to pay for the thread start on two cores.
+
+Tolerance policy
+----------------
+Geometry is computed in float64 in a frame local to the pair (coordinates minus a nearby
+origin), so bodies far from the world origin lose no more than the representation of their
+positions.  A length below ``length_tolerance(scale)`` = ``TOL_FACTOR * DBL_EPS * scale`` is
+zero, where ``scale`` is the largest absolute coordinate involved (world frame) plus the extent
+of the shapes.  A point whose distance to a line is within that tolerance lies on the line;
+touching counts as contact.
+"""
+
+import numba
+import numpy as np
+
+FLOAT = np.float64
+INDEX = np.intp
+
+DBL_EPS = float(np.finfo(np.float64).eps)
+# Rounding of a handful of float64 operations on coordinates of magnitude `scale`.
+TOL_FACTOR = 64.0
+
+JIT_OPTIONS = {'cache': True, 'nogil': True, 'fastmath': False, 'error_model': 'numpy'}
+
+jit = numba.njit(**JIT_OPTIONS)
+"""Decorator for serial kernels."""
+
+jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
+"""Decorator for kernels whose outer loop is a ``prange`` over independent items."""

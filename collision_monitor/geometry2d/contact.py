@@ -1,0 +1,390 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Narrow phase of two polygons: the intersection test and the full contact description.
+
+A contact is described by its *features* (seed 000's classification table and seed 002's
+roles):
+
+* a vertex of a inside b (boundary included), with the edge of b that the line from a's
+  centroid through the vertex crosses last, and the vertex's projection p_B on that edge;
+* a vertex of b inside a, the same way round;
+* a proper crossing of an edge of a with an edge of b (crossings at a vertex are that vertex's
+  feature already).
+
+Contact points are all feature points.  The normal is a unit vector from a to b: translating b
+along it separates the pair.  For two convex polygons it is the minimum translation axis of the
+separating axis test and the depth is exact.  Otherwise the deepest vertex feature gives the
+normal (its edge's outward normal) and the depth (its distance to that edge's line); when no
+vertex is inside (thin bodies crossing) the first crossed edge of b gives the normal and the
+spread of the crossing points along it gives the depth.
+"""
+
+from dataclasses import dataclass
+import enum
+
+import numpy as np
+
+from .point_in_polygon import point_in_convex_kernel, point_in_polygon_kernel
+from .primitives import (centroid, cross, length_tolerance, outward_normal, polygon_scale,
+                         segment_intersection)
+from .separating_axis import sat_kernel
+from .validation import as_polygon, is_convex, polygon_orientation
+from ..constants import FLOAT, INDEX, jit
+
+# Contact kinds (kernel codes; see ContactKind)
+KIND_NONE = 0
+KIND_VERTEX_EDGE = 1
+KIND_EDGE_EDGE = 2
+KIND_MULTIPLE_VERTEX_EDGE = 3
+KIND_MULTIPLE_EDGE_EDGE = 4
+KIND_CROSSING = 5
+KIND_CONTAINMENT = 6
+
+# Feature kinds
+FEATURE_VERTEX_OF_A = 0
+FEATURE_VERTEX_OF_B = 1
+FEATURE_CROSSING = 2
+
+
+class ContactKind(enum.IntEnum):
+    """Classification of a contact (seed 000's table, extended to the cases it leaves out).
+
+    With n_a vertices of a in b and n_b vertices of b in a (boundary included):
+    VERTEX_EDGE: one side has 0, the other 1; MULTIPLE_VERTEX_EDGE: 0 and >= 2;
+    EDGE_EDGE: 1 and 1; MULTIPLE_EDGE_EDGE: both >= 1, one >= 2;
+    CROSSING: no vertex inside, the edges cross (thin bodies);
+    CONTAINMENT: all vertices of one inside the other and no edges crossing.
+    """
+
+    NONE = KIND_NONE
+    VERTEX_EDGE = KIND_VERTEX_EDGE
+    EDGE_EDGE = KIND_EDGE_EDGE
+    MULTIPLE_VERTEX_EDGE = KIND_MULTIPLE_VERTEX_EDGE
+    MULTIPLE_EDGE_EDGE = KIND_MULTIPLE_EDGE_EDGE
+    CROSSING = KIND_CROSSING
+    CONTAINMENT = KIND_CONTAINMENT
+
+
+@jit
+def _point_inside(px, py, poly, orient, convex, tol):
+    if convex:
+        return point_in_convex_kernel(px, py, poly, orient, tol)
+    return point_in_polygon_kernel(px, py, poly, tol)[0]
+
+
+@jit
+def _edge_boxes_apart(ax, ay, bx, by, cx, cy, dx, dy, tol):
+    return (max(ax, bx) < min(cx, dx) - tol or max(cx, dx) < min(ax, bx) - tol
+            or max(ay, by) < min(cy, dy) - tol or max(cy, dy) < min(ay, by) - tol)
+
+
+@jit
+def polygons_intersect_kernel(a, orient_a, convex_a, b, orient_b, convex_b, tol):
+    """Return True when two simple polygons share a point (touching counts).
+
+    Convex pairs: the separating axis test with early exit.  Otherwise: any pair of edges
+    meeting, or else one polygon holding a vertex of the other (containment).  Both steps are
+    needed: a thin body can cross another with no vertex inside, and a body wholly inside
+    another has no edge crossing.
+    """
+    if convex_a and convex_b:
+        return sat_kernel(a, orient_a, b, orient_b, tol, True)[0] <= tol
+    n = a.shape[0]
+    m = b.shape[0]
+    for i in range(n):
+        i1 = i + 1 if i + 1 < n else 0
+        for j in range(m):
+            j1 = j + 1 if j + 1 < m else 0
+            if _edge_boxes_apart(a[i, 0], a[i, 1], a[i1, 0], a[i1, 1],
+                                 b[j, 0], b[j, 1], b[j1, 0], b[j1, 1], tol):
+                continue
+            if segment_intersection(a[i, 0], a[i, 1], a[i1, 0], a[i1, 1],
+                                    b[j, 0], b[j, 1], b[j1, 0], b[j1, 1], tol)[0] > 0:
+                return True
+    return (_point_inside(a[0, 0], a[0, 1], b, orient_b, convex_b, tol)
+            or _point_inside(b[0, 0], b[0, 1], a, orient_a, convex_a, tol))
+
+
+@jit
+def locate_pb(px, py, cx, cy, poly, orient, tol):
+    """Seed 002's p_B for a vertex p inside `poly`, seen from the centre c of its own body.
+
+    The edge of `poly` is the one the segment c-p crosses nearest to p; when c is inside
+    `poly` too (no crossing), the edge nearest to p.  Returns ``(edge, qx, qy, depth)`` with q
+    the point of that edge closest to p and depth the distance of p inside the edge's line.
+    """
+    n = poly.shape[0]
+    best_e = -1
+    best_s = -1.0
+    for k in range(n):
+        j = k + 1 if k + 1 < n else 0
+        cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
+            cx, cy, px, py, poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1], tol)
+        if cnt > 0:
+            s = s0 if cnt == 1 else max(s0, s1)
+            if s > best_s:
+                best_s = s
+                best_e = k
+    if best_e < 0:
+        best_d = np.inf
+        for k in range(n):
+            j = k + 1 if k + 1 < n else 0
+            ax = poly[k, 0]
+            ay = poly[k, 1]
+            ex = poly[j, 0] - ax
+            ey = poly[j, 1] - ay
+            ee = ex * ex + ey * ey
+            t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
+            d = np.hypot(px - ax - t * ex, py - ay - t * ey)
+            if d < best_d:
+                best_d = d
+                best_e = k
+    k = best_e
+    j = k + 1 if k + 1 < n else 0
+    ax = poly[k, 0]
+    ay = poly[k, 1]
+    ex = poly[j, 0] - ax
+    ey = poly[j, 1] - ay
+    ee = ex * ex + ey * ey
+    t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
+    depth = max(0.0, -orient * cross(ex, ey, px - ax, py - ay) / np.sqrt(ee))
+    return k, ax + t * ex, ay + t * ey, depth
+
+
+@jit
+def _near(px, py, qx, qy, tol):
+    return abs(px - qx) <= tol and abs(py - qy) <= tol
+
+
+@jit
+def contact_kernel(a, orient_a, convex_a, cax, cay, b, orient_b, convex_b, cbx, cby, tol,
+                   fxy, fpb, fkind, fidx, f0):
+    """Find every contact feature of polygons a and b and write them from row `f0` on.
+
+    Parameters: the polygons in world coordinates with their orientation (+1 CCW, -1 CW),
+    convexity and centroid; the length tolerance; feature buffers ``fxy`` (F, 2) point,
+    ``fpb`` (F, 2) p_B (the point itself for crossings), ``fkind`` (F,) feature kind,
+    ``fidx`` (F, 2) indices (vertex of a, edge of b) | (edge of a, vertex of b) |
+    (edge of a, edge of b).
+
+    Returns ``(count, kind, nx, ny, depth)``; `count` is the number of features, negative
+    (minus the number needed) when the buffers are too small, 0 when the polygons are apart.
+    """
+    cap = fxy.shape[0]
+    n = a.shape[0]
+    m = b.shape[0]
+    nf = 0
+    n_a = 0
+    n_b = 0
+    n_x = 0
+    best = -1.0
+    bnx = 0.0
+    bny = 0.0
+    for i in range(n):
+        px = a[i, 0]
+        py = a[i, 1]
+        if _point_inside(px, py, b, orient_b, convex_b, tol):
+            e, qx, qy, d = locate_pb(px, py, cax, cay, b, orient_b, tol)
+            r = f0 + nf
+            if r < cap:
+                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px, py, qx, qy
+                fkind[r] = FEATURE_VERTEX_OF_A
+                fidx[r, 0], fidx[r, 1] = i, e
+            nf += 1
+            n_a += 1
+            if d > best:
+                best = d
+                ux, uy = outward_normal(b, orient_b, e)
+                bnx, bny = -ux, -uy
+    for j in range(m):
+        px = b[j, 0]
+        py = b[j, 1]
+        if _point_inside(px, py, a, orient_a, convex_a, tol):
+            e, qx, qy, d = locate_pb(px, py, cbx, cby, a, orient_a, tol)
+            r = f0 + nf
+            if r < cap:
+                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px, py, qx, qy
+                fkind[r] = FEATURE_VERTEX_OF_B
+                fidx[r, 0], fidx[r, 1] = e, j
+            nf += 1
+            n_b += 1
+            if d > best:
+                best = d
+                bnx, bny = outward_normal(a, orient_a, e)
+    first_x = f0 + nf
+    for i in range(n):
+        i1 = i + 1 if i + 1 < n else 0
+        ax, ay, bx, by = a[i, 0], a[i, 1], a[i1, 0], a[i1, 1]
+        for j in range(m):
+            j1 = j + 1 if j + 1 < m else 0
+            cx, cy, dx, dy = b[j, 0], b[j, 1], b[j1, 0], b[j1, 1]
+            if _edge_boxes_apart(ax, ay, bx, by, cx, cy, dx, dy, tol):
+                continue
+            cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
+                ax, ay, bx, by, cx, cy, dx, dy, tol)
+            if cnt != 1:
+                continue  # collinear overlaps end at vertices, which are vertex features
+            if (_near(x0, y0, ax, ay, tol) or _near(x0, y0, bx, by, tol)
+                    or _near(x0, y0, cx, cy, tol) or _near(x0, y0, dx, dy, tol)):
+                continue
+            r = f0 + nf
+            if r < cap:
+                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = x0, y0, x0, y0
+                fkind[r] = FEATURE_CROSSING
+                fidx[r, 0], fidx[r, 1] = i, j
+            nf += 1
+            n_x += 1
+    if nf == 0:
+        return 0, KIND_NONE, 0.0, 0.0, 0.0
+    if n_x == 0 and (n_a == n or n_b == m):
+        kind = KIND_CONTAINMENT
+    elif n_a == 0 and n_b == 0:
+        kind = KIND_CROSSING
+    elif n_a == 0 or n_b == 0:
+        kind = KIND_VERTEX_EDGE if n_a + n_b == 1 else KIND_MULTIPLE_VERTEX_EDGE
+    else:
+        kind = KIND_EDGE_EDGE if n_a == 1 and n_b == 1 else KIND_MULTIPLE_EDGE_EDGE
+    if convex_a and convex_b:
+        s, bnx, bny, ref, edge = sat_kernel(a, orient_a, b, orient_b, tol, False)
+        depth = max(0.0, -s)
+    elif n_a + n_b > 0:
+        depth = best
+    else:
+        r = first_x
+        ux, uy = outward_normal(b, orient_b, fidx[r, 1]) if r < cap else (0.0, 0.0)
+        bnx, bny = -ux, -uy
+        lo = np.inf
+        hi = -np.inf
+        for r in range(first_x, min(f0 + nf, cap)):
+            h = (fxy[r, 0] - fxy[first_x, 0]) * bnx + (fxy[r, 1] - fxy[first_x, 1]) * bny
+            lo = min(lo, h)
+            hi = max(hi, h)
+        depth = hi - lo
+    if f0 + nf > cap:
+        return -(f0 + nf), kind, bnx, bny, depth
+    return nf, kind, bnx, bny, depth
+
+
+@dataclass(frozen=True, eq=False)
+class Contact:
+    """Geometry of one contact between polygon a and polygon b (world frame, metres).
+
+    Attributes
+    ----------
+    kind : ContactKind
+    normal : (2,) float64
+        Unit vector from a to b; translating b by ``depth * normal`` separates the pair.
+    depth : float
+        Penetration depth, 0 for touching (see the module notes for concave pairs).
+    points : (k, 2) float64
+        Contact points: vertices inside the other polygon, then edge crossings.
+    a_in_b, b_in_a : (.,) intp
+        Indices of the vertices of a inside b, of b inside a (boundary included).
+    intersections : (x, 2) float64
+        Proper crossings of the boundaries, and ``intersection_edges`` (x, 2) intp the edge of
+        a and the edge of b crossing there.
+    p_a, p_b : (v, 2) float64
+        Seed 002's pairs: each penetrating vertex p_A and its projection p_B on the edge of the
+        other body that the line from its own body's centroid through it crosses.
+    p_a_body : (v,) intp
+        0 when that p_A is a vertex of a (body A of seed 002 is a), 1 when of b.
+    p_b_edge : (v,) intp
+        The edge of the other body holding p_B.
+    """
+
+    kind: ContactKind
+    normal: np.ndarray
+    depth: float
+    points: np.ndarray
+    a_in_b: np.ndarray
+    b_in_a: np.ndarray
+    intersections: np.ndarray
+    intersection_edges: np.ndarray
+    p_a: np.ndarray
+    p_b: np.ndarray
+    p_a_body: np.ndarray
+    p_b_edge: np.ndarray
+
+    @classmethod
+    def from_features(cls, kind, nx, ny, depth, fxy, fpb, fkind, fidx):
+        """Build a Contact from one pair's rows of the feature buffers."""
+        of_a = fkind == FEATURE_VERTEX_OF_A
+        of_b = fkind == FEATURE_VERTEX_OF_B
+        crossing = fkind == FEATURE_CROSSING
+        vertex = ~crossing
+        return cls(
+            kind=ContactKind(int(kind)),
+            normal=np.array([nx, ny]),
+            depth=float(depth),
+            points=fxy.copy(),
+            a_in_b=fidx[of_a, 0].copy(),
+            b_in_a=fidx[of_b, 1].copy(),
+            intersections=fxy[crossing].copy(),
+            intersection_edges=fidx[crossing].copy(),
+            p_a=fxy[vertex].copy(),
+            p_b=fpb[vertex].copy(),
+            p_a_body=of_b[vertex].astype(INDEX),
+            p_b_edge=np.where(of_a, fidx[:, 1], fidx[:, 0])[vertex].copy(),
+        )
+
+
+class _PolygonInfo:
+    """A validated polygon with the per-shape constants the kernels take."""
+
+    def __init__(self, polygon, name):
+        self.poly = as_polygon(polygon, name)
+        self.orient = polygon_orientation(self.poly)
+        self.convex = is_convex(self.poly)
+        self.cx, self.cy = centroid(self.poly)
+
+
+def _pair_tolerance(a, b):
+    return length_tolerance(max(polygon_scale(a.poly), polygon_scale(b.poly)))
+
+
+def polygons_intersect(a, b):
+    """Return True when two simple polygons overlap or touch.
+
+    Parameters
+    ----------
+    a, b : (n, 2) array_like of float
+        Simple polygons (not self-crossing, no holes), any winding, convex or concave.
+
+    Notes
+    -----
+    Convex pairs use the separating axis test; other pairs test every edge pair for a common
+    point and then one vertex of each for containment in the other.  Touching within the
+    length tolerance of `collision_monitor.constants` counts as intersecting.
+    """
+    pa = _PolygonInfo(a, 'a')
+    pb = _PolygonInfo(b, 'b')
+    return bool(polygons_intersect_kernel(pa.poly, pa.orient, pa.convex, pb.poly, pb.orient,
+                                          pb.convex, _pair_tolerance(pa, pb)))
+
+
+def contact(a, b):
+    """Describe the contact between two simple polygons, or return None when they are apart.
+
+    Parameters
+    ----------
+    a, b : (n, 2) array_like of float
+        Simple polygons in the same frame, any winding, convex or concave.
+
+    Returns
+    -------
+    Contact or None
+    """
+    pa = _PolygonInfo(a, 'a')
+    pb = _PolygonInfo(b, 'b')
+    cap = pa.poly.shape[0] + pb.poly.shape[0] + pa.poly.shape[0] * pb.poly.shape[0]
+    fxy = np.empty((cap, 2), FLOAT)
+    fpb = np.empty((cap, 2), FLOAT)
+    fkind = np.empty(cap, np.int8)
+    fidx = np.empty((cap, 2), INDEX)
+    count, kind, nx, ny, depth = contact_kernel(
+        pa.poly, pa.orient, pa.convex, pa.cx, pa.cy, pb.poly, pb.orient, pb.convex, pb.cx, pb.cy,
+        _pair_tolerance(pa, pb), fxy, fpb, fkind, fidx, 0)
+    if count == 0:
+        return None
+    return Contact.from_features(kind, nx, ny, depth, fxy[:count], fpb[:count], fkind[:count],
+                                 fidx[:count])

@@ -1,0 +1,243 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Small numba helpers on 2D points: cross products, orientation, segments.
+
+Conventions: points are float64 pairs ``(x, y)`` in metres.  ``cross(ux, uy, vx, vy)`` is the
+z component of u x v, positive when v is counter-clockwise (CCW) from u.  The seed texts write
+``(r_j - r_i)^T [R] (q - p)`` with ``[R]`` a quarter-turn; that is ``cross(q - p, r_j - r_i)``
+up to the sign fixed by the polygon orientation.  Segment ``k`` of a polygon joins vertex ``k``
+and vertex ``(k + 1) % n``.
+"""
+
+import math
+
+from ..constants import DBL_EPS, jit, TOL_FACTOR
+
+
+@jit
+def cross(ux, uy, vx, vy):
+    """Return the z component of u x v."""
+    return ux * vy - uy * vx
+
+
+@jit
+def length_tolerance(scale):
+    """Return the length below which two points are the same at coordinate magnitude `scale`."""
+    return TOL_FACTOR * DBL_EPS * scale
+
+
+@jit
+def polygon_scale(poly):
+    """Return max |coordinate| of a (n, 2) array plus its extent: the `scale` of the tolerance."""
+    big = 0.0
+    xmin = math.inf
+    xmax = -math.inf
+    ymin = math.inf
+    ymax = -math.inf
+    for k in range(poly.shape[0]):
+        x = poly[k, 0]
+        y = poly[k, 1]
+        big = max(big, abs(x), abs(y))
+        xmin = min(xmin, x)
+        xmax = max(xmax, x)
+        ymin = min(ymin, y)
+        ymax = max(ymax, y)
+    return big + max(xmax - xmin, ymax - ymin)
+
+
+@jit
+def signed_area(poly):
+    """Return the shoelace area of a closed (n, 2) polygon: > 0 when its vertices run CCW."""
+    n = poly.shape[0]
+    ox = poly[0, 0]
+    oy = poly[0, 1]
+    acc = 0.0
+    for k in range(1, n - 1):
+        acc += cross(poly[k, 0] - ox, poly[k, 1] - oy, poly[k + 1, 0] - ox, poly[k + 1, 1] - oy)
+    return 0.5 * acc
+
+
+@jit
+def side_of_line(ax, ay, bx, by, px, py, tol):
+    """Return +1 if p is left of the directed line a->b, -1 if right, 0 within `tol` of it."""
+    ex = bx - ax
+    ey = by - ay
+    c = cross(ex, ey, px - ax, py - ay)
+    if abs(c) <= tol * math.hypot(ex, ey):
+        return 0
+    return 1 if c > 0.0 else -1
+
+
+@jit
+def point_on_segment(ax, ay, bx, by, px, py, tol):
+    """Return True when p lies within `tol` of the closed segment a-b."""
+    ex = bx - ax
+    ey = by - ay
+    wx = px - ax
+    wy = py - ay
+    ee = ex * ex + ey * ey
+    if ee <= tol * tol:
+        return wx * wx + wy * wy <= tol * tol
+    t = (wx * ex + wy * ey) / ee
+    t = min(1.0, max(0.0, t))
+    dx = wx - t * ex
+    dy = wy - t * ey
+    return dx * dx + dy * dy <= tol * tol
+
+
+@jit
+def closest_on_segment(ax, ay, bx, by, px, py):
+    """Return (qx, qy, t): the point of segment a-b closest to p and its parameter t in [0, 1]."""
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    t = 0.0
+    if ee > 0.0:
+        t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
+    return ax + t * ex, ay + t * ey, t
+
+
+@jit
+def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
+    """Intersect the closed segments p1-p2 and q1-q2.
+
+    Returns ``(count, x0, y0, s0, t0, x1, y1, s1, t1)``: ``count`` is 0 (disjoint), 1 (one
+    point) or 2 (collinear overlap, the two ends of the shared piece).  ``s`` and ``t`` are the
+    parameters of each point along p (``p1 + s (p2 - p1)``) and q.  Points within `tol` of a
+    line count as on it, so touching segments intersect.  The arithmetic runs relative to p1.
+
+    Notes
+    -----
+    With d_i the signed distances of the endpoints of one segment from the line of the other,
+    the segments cross when each pair straddles the other's line; the crossing parameter along
+    p is d(p1) / (d(p1) - d(p2)), the seed's d_i formula in a form that stays finite.
+    """
+    ox = p1x
+    oy = p1y
+    ax, ay = 0.0, 0.0
+    bx, by = p2x - ox, p2y - oy
+    cx, cy = q1x - ox, q1y - oy
+    dx, dy = q2x - ox, q2y - oy
+    ex, ey = bx - ax, by - ay
+    fx, fy = dx - cx, dy - cy
+    le = math.hypot(ex, ey)
+    lf = math.hypot(fx, fy)
+    # signed distances (times the length of the reference segment)
+    dc = cross(ex, ey, cx - ax, cy - ay)
+    dd = cross(ex, ey, dx - ax, dy - ay)
+    da = cross(fx, fy, ax - cx, ay - cy)
+    db = cross(fx, fy, bx - cx, by - cy)
+    sc = 0 if abs(dc) <= tol * le else (1 if dc > 0 else -1)
+    sd = 0 if abs(dd) <= tol * le else (1 if dd > 0 else -1)
+    sa = 0 if abs(da) <= tol * lf else (1 if da > 0 else -1)
+    sb = 0 if abs(db) <= tol * lf else (1 if db > 0 else -1)
+    nan = math.nan
+    if le <= tol or lf <= tol:
+        # A point-like segment: it touches the other when it lies on it.
+        if le <= tol and lf <= tol:
+            if math.hypot(cx, cy) <= tol:
+                return 1, p1x, p1y, 0.0, 0.0, nan, nan, nan, nan
+            return 0, nan, nan, nan, nan, nan, nan, nan, nan
+        if le <= tol:
+            if point_on_segment(cx, cy, dx, dy, 0.0, 0.0, tol):
+                qx, qy, t = closest_on_segment(cx, cy, dx, dy, 0.0, 0.0)
+                return 1, p1x, p1y, 0.0, t, nan, nan, nan, nan
+            return 0, nan, nan, nan, nan, nan, nan, nan, nan
+        if point_on_segment(ax, ay, bx, by, cx, cy, tol):
+            qx, qy, s = closest_on_segment(ax, ay, bx, by, cx, cy)
+            return 1, q1x, q1y, s, 0.0, nan, nan, nan, nan
+        return 0, nan, nan, nan, nan, nan, nan, nan, nan
+    if sc == 0 and sd == 0:
+        # Collinear within tolerance: overlap of the projections on p's direction.
+        ux = ex / le
+        uy = ey / le
+        tc = (cx * ux + cy * uy) / le
+        td = (dx * ux + dy * uy) / le
+        lo = max(0.0, min(tc, td))
+        hi = min(1.0, max(tc, td))
+        slack = tol / le
+        if lo > hi + slack:
+            return 0, nan, nan, nan, nan, nan, nan, nan, nan
+        if hi < lo:
+            hi = lo
+        # parameters along q of the two ends
+        span = td - tc
+        t_lo = (lo - tc) / span
+        t_hi = (hi - tc) / span
+        x0, y0 = _endpoint_or_interior(lo, t_lo, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack,
+                                       tol / lf)
+        if (hi - lo) * le <= tol:
+            return 1, x0, y0, lo, min(1.0, max(0.0, t_lo)), nan, nan, nan, nan
+        x1, y1 = _endpoint_or_interior(hi, t_hi, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack,
+                                       tol / lf)
+        return (2, x0, y0, lo, min(1.0, max(0.0, t_lo)), x1, y1, hi,
+                min(1.0, max(0.0, t_hi)))
+    if sc * sd > 0 or sa * sb > 0:
+        return 0, nan, nan, nan, nan, nan, nan, nan, nan
+    # Proper crossing or an endpoint touching the other segment: snap touching ends exactly.
+    if sa == 0:
+        t = closest_on_segment(cx, cy, dx, dy, ax, ay)[2]
+        return 1, p1x, p1y, 0.0, t, nan, nan, nan, nan
+    if sb == 0:
+        t = closest_on_segment(cx, cy, dx, dy, bx, by)[2]
+        return 1, p2x, p2y, 1.0, t, nan, nan, nan, nan
+    if sc == 0:
+        s = closest_on_segment(ax, ay, bx, by, cx, cy)[2]
+        return 1, q1x, q1y, s, 0.0, nan, nan, nan, nan
+    if sd == 0:
+        s = closest_on_segment(ax, ay, bx, by, dx, dy)[2]
+        return 1, q2x, q2y, s, 1.0, nan, nan, nan, nan
+    s = da / (da - db)
+    t = dc / (dc - dd)
+    return 1, ox + s * ex, oy + s * ey, s, t, nan, nan, nan, nan
+
+
+@jit
+def _endpoint_or_interior(s, t, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack_p, slack_q):
+    """Return the point at parameter s of p, snapped to an endpoint of p or q when it is one."""
+    if s <= slack_p:
+        return p1x, p1y
+    if s >= 1.0 - slack_p:
+        return p2x, p2y
+    if t <= slack_q:
+        return q1x, q1y
+    if t >= 1.0 - slack_q:
+        return q2x, q2y
+    return p1x + s * (p2x - p1x), p1y + s * (p2y - p1y)
+
+
+@jit
+def centroid(poly):
+    """Return the area centroid (cx, cy) of a simple (n, 2) polygon."""
+    n = poly.shape[0]
+    ox = poly[0, 0]
+    oy = poly[0, 1]
+    area2 = 0.0
+    sx = 0.0
+    sy = 0.0
+    for k in range(1, n - 1):
+        ux = poly[k, 0] - ox
+        uy = poly[k, 1] - oy
+        vx = poly[k + 1, 0] - ox
+        vy = poly[k + 1, 1] - oy
+        c = cross(ux, uy, vx, vy)
+        area2 += c
+        sx += c * (ux + vx)
+        sy += c * (uy + vy)
+    if area2 == 0.0:
+        return ox, oy
+    return ox + sx / (3.0 * area2), oy + sy / (3.0 * area2)
+
+
+@jit
+def outward_normal(poly, orientation, k):
+    """Return the outward unit normal (nx, ny) of edge k of a polygon of the given orientation.
+
+    For a CCW polygon (orientation +1) the outward normal of edge e = (ex, ey) is (ey, -ex)/|e|.
+    """
+    n = poly.shape[0]
+    j = k + 1 if k + 1 < n else 0
+    ex = poly[j, 0] - poly[k, 0]
+    ey = poly[j, 1] - poly[k, 1]
+    le = math.hypot(ex, ey)
+    return orientation * ey / le, -orientation * ex / le

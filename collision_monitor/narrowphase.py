@@ -1,0 +1,109 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Per-tick kernels of the engine: place the bodies, then the narrow phase over candidates.
+
+Bodies are packed: the vertex offsets of body b (its footprint in its own frame, seed 000's
+constant s_i^P) are rows ``vstart[b]:vstart[b + 1]`` of one (V, 2) array, and so are its world
+vertices after `place_bodies`.  A pose is ``(x, y, yaw)``: world = R(yaw) offset + (x, y).
+"""
+
+import math
+
+import numpy as np
+
+from .constants import jit
+from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
+from .geometry2d.primitives import length_tolerance
+
+
+@jit
+def place_bodies(poses, active, offsets, vstart, centroid_offsets, verts, aabb, centroids):
+    """Transform the vertex offsets of every active body to world vertices, AABBs, centroids."""
+    for b in range(poses.shape[0]):
+        if not active[b]:
+            continue
+        x = poses[b, 0]
+        y = poses[b, 1]
+        c = math.cos(poses[b, 2])
+        s = math.sin(poses[b, 2])
+        xmin = np.inf
+        ymin = np.inf
+        xmax = -np.inf
+        ymax = -np.inf
+        for v in range(vstart[b], vstart[b + 1]):
+            ox = offsets[v, 0]
+            oy = offsets[v, 1]
+            wx = x + c * ox - s * oy
+            wy = y + s * ox + c * oy
+            verts[v, 0] = wx
+            verts[v, 1] = wy
+            xmin = min(xmin, wx)
+            xmax = max(xmax, wx)
+            ymin = min(ymin, wy)
+            ymax = max(ymax, wy)
+        aabb[b, 0] = xmin
+        aabb[b, 1] = ymin
+        aabb[b, 2] = xmax
+        aabb[b, 3] = ymax
+        ox = centroid_offsets[b, 0]
+        oy = centroid_offsets[b, 1]
+        centroids[b, 0] = x + c * ox - s * oy
+        centroids[b, 1] = y + s * ox + c * oy
+
+
+@jit
+def pair_tolerance(aabb, i, j):
+    """Length tolerance of a pair: from its largest |coordinate| plus its extent."""
+    big = 0.0
+    ext = 0.0
+    for b in (i, j):
+        big = max(big, abs(aabb[b, 0]), abs(aabb[b, 1]), abs(aabb[b, 2]), abs(aabb[b, 3]))
+        ext = max(ext, aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1])
+    return length_tolerance(big + ext)
+
+
+@jit
+def narrow_phase(pairs, n_pairs, poses, radius, verts, vstart, orient, convex, centroids, aabb,
+                 out_pairs, out_kind, out_normal, out_depth, fstart, fxy, fpb, fkind, fidx):
+    """Test candidate pairs and describe every contact.
+
+    For each candidate (i, j): the bounding circles of seed 000 (radius about the body origin,
+    fixed at registration) reject far pairs, then `polygons_intersect_kernel`, then
+    `contact_kernel` writes the pair's features.  Contact c owns feature rows
+    ``fstart[c]:fstart[c + 1]``.
+
+    Returns ``(contacts, features_needed)``; when features_needed exceeds ``len(fxy)`` the
+    feature rows are incomplete and the caller grows the buffers and calls again.
+    """
+    nc = 0
+    nf = 0
+    fstart[0] = 0
+    for p in range(n_pairs):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        tol = pair_tolerance(aabb, i, j)
+        dx = poses[j, 0] - poses[i, 0]
+        dy = poses[j, 1] - poses[i, 1]
+        reach = radius[i] + radius[j] + tol
+        if dx * dx + dy * dy > reach * reach:
+            continue
+        a = verts[vstart[i]:vstart[i + 1]]
+        b = verts[vstart[j]:vstart[j + 1]]
+        if not polygons_intersect_kernel(a, orient[i], convex[i], b, orient[j], convex[j], tol):
+            continue
+        cnt, kind, nx, ny, depth = contact_kernel(
+            a, orient[i], convex[i], centroids[i, 0], centroids[i, 1],
+            b, orient[j], convex[j], centroids[j, 0], centroids[j, 1],
+            tol, fxy, fpb, fkind, fidx, nf)
+        if cnt == 0:
+            continue  # touching within the test's tolerance but no feature: not a contact
+        nf = -cnt if cnt < 0 else nf + cnt
+        out_pairs[nc, 0] = i
+        out_pairs[nc, 1] = j
+        out_kind[nc] = kind
+        out_normal[nc, 0] = nx
+        out_normal[nc, 1] = ny
+        out_depth[nc] = depth
+        nc += 1
+        fstart[nc] = nf
+    return nc, nf

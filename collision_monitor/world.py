@@ -1,0 +1,312 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The engine: named polygon bodies, their poses, and every contact on every tick."""
+
+import numpy as np
+
+from .broadphase import grid_pairs, GridWorkspace
+from .constants import FLOAT, INDEX
+from .geometry2d.contact import Contact
+from .geometry2d.primitives import centroid
+from .geometry2d.validation import is_convex, polygon_orientation, validate_footprint
+from .narrowphase import narrow_phase, place_bodies
+
+
+class Contacts:
+    """Every contact of one tick, as arrays, with `Contact` objects built on demand.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Body names, indexed by body index.
+    pairs : (k, 2) intp
+        Body indices (i < j) of each contacting pair; body a of the Contact is ``pairs[c, 0]``.
+    kind : (k,) int8, normal : (k, 2) float64, depth : (k,) float64
+        Per contact, as in `Contact`.
+    """
+
+    def __init__(self, names, pairs, kind, normal, depth, fstart, fxy, fpb, fkind, fidx):
+        self.names = names
+        self.pairs = pairs
+        self.kind = kind
+        self.normal = normal
+        self.depth = depth
+        self._fstart = fstart
+        self._features = (fxy, fpb, fkind, fidx)
+
+    def __len__(self):
+        return self.pairs.shape[0]
+
+    def __getitem__(self, c):
+        """Return the `Contact` of the c-th pair."""
+        lo, hi = self._fstart[c], self._fstart[c + 1]
+        fxy, fpb, fkind, fidx = (f[lo:hi] for f in self._features)
+        return Contact.from_features(self.kind[c], self.normal[c, 0], self.normal[c, 1],
+                                     self.depth[c], fxy, fpb, fkind, fidx)
+
+    def __iter__(self):
+        """Yield ``(name_a, name_b, Contact)`` for every contacting pair."""
+        for c in range(len(self)):
+            i, j = self.pairs[c]
+            yield self.names[i], self.names[j], self[c]
+
+    def name_pairs(self):
+        """Return the contacting pairs as a list of ``(name_a, name_b)``."""
+        return [(self.names[i], self.names[j]) for i, j in self.pairs]
+
+
+class _Body:
+    __slots__ = ('name', 'offsets', 'orient', 'convex', 'centroid', 'radius', 'static')
+
+    def __init__(self, name, footprint, static):
+        self.name = name
+        self.offsets = validate_footprint(footprint, f'footprint of body {name!r}')
+        self.orient = polygon_orientation(self.offsets)
+        self.convex = is_convex(self.offsets)
+        self.centroid = np.array(centroid(self.offsets))
+        # seed 000: rho_i = max norm(s_i^P), constant, about the body's origin
+        self.radius = float(np.max(np.hypot(self.offsets[:, 0], self.offsets[:, 1])))
+        self.static = bool(static)
+
+
+class CollisionWorld:
+    """Polygon bodies in a plane and the contacts between them.
+
+    Register each body once with its footprint: a simple polygon in the body frame (metres,
+    CW or CCW, convex or concave).  Its vertex offsets, bounding radius, centroid, winding and
+    convexity are fixed then.  Then, every tick, set the poses ``(x, y, yaw)`` (world frame,
+    metres and radians) of many bodies at once and call `detect`.
+
+    A body takes part in a tick once it has a pose and while it is active (see `set_active`).
+    Two static bodies are never tested against each other.
+
+    Examples
+    --------
+    >>> world = CollisionWorld()
+    >>> world.add_body('robot', [[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
+    0
+    >>> world.add_body('shelf', [[0, 0], [2, 0], [2, 0.5], [0, 0.5]], static=True,
+    ...                pose=(0.4, 0.0, 0.0))
+    1
+    >>> world.set_poses([[0.0, 0.0, 0.0]], ['robot'])
+    >>> [(a, b) for a, b, _ in world.detect()]
+    [('robot', 'shelf')]
+    """
+
+    def __init__(self):
+        self._bodies = []
+        self._index = {}
+        self._poses = np.zeros((0, 3), FLOAT)
+        self._has_pose = np.zeros(0, np.bool_)
+        self._enabled = np.zeros(0, np.bool_)
+        self._packed = False
+
+    # registration --------------------------------------------------------------------------
+    def add_body(self, name, footprint, *, static=False, pose=None):
+        """Register a body and return its index.
+
+        Raises ValueError when the name is taken or the footprint is not a simple polygon
+        (self-crossing, fewer than 3 distinct vertices, zero area, non-finite), naming the body
+        and the defect.
+        """
+        if not isinstance(name, str) or not name:
+            raise ValueError(f'body names are non-empty strings, got {name!r}')
+        if name in self._index:
+            raise ValueError(f'body {name!r} is already registered')
+        self._bodies.append(_Body(name, footprint, static))
+        self._index[name] = len(self._bodies) - 1
+        self._poses = np.vstack([self._poses, np.zeros((1, 3))])
+        self._has_pose = np.append(self._has_pose, False)
+        self._enabled = np.append(self._enabled, True)
+        self._packed = False
+        if pose is not None:
+            self.set_poses([pose], [name])
+        return self._index[name]
+
+    def set_footprint(self, name, footprint):
+        """Replace a body's footprint (its index, pose and flags stay)."""
+        body = self._bodies[self.index(name)]
+        self._bodies[self.index(name)] = _Body(name, footprint, body.static)
+        self._packed = False
+
+    def remove_body(self, name):
+        """Forget a body; the indices of the bodies after it shift down by one."""
+        k = self.index(name)
+        del self._bodies[k]
+        self._poses = np.delete(self._poses, k, axis=0)
+        self._has_pose = np.delete(self._has_pose, k)
+        self._enabled = np.delete(self._enabled, k)
+        self._index = {b.name: i for i, b in enumerate(self._bodies)}
+        self._packed = False
+
+    def index(self, name):
+        """Return the index of a body, or raise KeyError naming it."""
+        try:
+            return self._index[name]
+        except KeyError:
+            raise KeyError(f'no body named {name!r}') from None
+
+    def indices(self, names):
+        """Return the indices of several bodies as an intp array."""
+        return np.array([self.index(n) for n in names], dtype=INDEX)
+
+    @property
+    def names(self):
+        """Body names in index order."""
+        return tuple(b.name for b in self._bodies)
+
+    def footprint(self, name):
+        """Return a copy of a body's footprint (its vertex offsets in its own frame)."""
+        return self._bodies[self.index(name)].offsets.copy()
+
+    # state ---------------------------------------------------------------------------------
+    def set_poses(self, poses, bodies=None):
+        """Set ``(x, y, yaw)`` poses, one row per body.
+
+        Parameters
+        ----------
+        poses : (k, 3) array_like of float
+            World poses: metres, metres, radians (CCW from the world x axis).
+        bodies : sequence of str or int, optional
+            Names or indices of the k bodies; all bodies in index order when omitted.
+
+        Raises ValueError for a wrong shape or non-finite values (naming the bodies); nothing
+        is changed then.
+        """
+        idx = self._as_indices(bodies)
+        arr = np.asarray(poses, dtype=FLOAT).reshape(-1, 3)
+        if arr.shape[0] != idx.shape[0]:
+            raise ValueError(f'{arr.shape[0]} poses for {idx.shape[0]} bodies')
+        bad = ~np.all(np.isfinite(arr), axis=1)
+        if bad.any():
+            names = [self._bodies[k].name for k in idx[bad]]
+            raise ValueError(f'non-finite poses for bodies {names}')
+        self._poses[idx] = arr
+        self._has_pose[idx] = True
+
+    def set_active(self, bodies, active):
+        """Include (True) or leave out (False) bodies from the following ticks."""
+        self._enabled[self._as_indices(bodies)] = active
+
+    @property
+    def poses(self):
+        """(N, 3) float64 view of the current poses (read only)."""
+        view = self._poses.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def active(self):
+        """(N,) bool: bodies that take part in the next tick."""
+        return self._has_pose & self._enabled
+
+    def world_vertices(self, name):
+        """Return a body's vertices in the world frame at its current pose."""
+        k = self.index(name)
+        x, y, yaw = self._poses[k]
+        c, s = np.cos(yaw), np.sin(yaw)
+        off = self._bodies[k].offsets
+        return np.column_stack([x + c * off[:, 0] - s * off[:, 1],
+                                y + s * off[:, 0] + c * off[:, 1]])
+
+    # ticks ---------------------------------------------------------------------------------
+    def detect(self):
+        """Return every contact between active bodies at their current poses as `Contacts`."""
+        self._pack()
+        active = self.active
+        place_bodies(self._poses, active, self._offsets, self._vstart, self._centroid_offsets,
+                     self._verts, self._aabb, self._centroids)
+        n_pairs = self._broad_phase(active)
+        while True:
+            nc, nf = narrow_phase(
+                self._pairs, n_pairs, self._poses, self._radius, self._verts, self._vstart,
+                self._orient, self._convex, self._centroids, self._aabb,
+                self._c_pairs, self._c_kind, self._c_normal, self._c_depth, self._fstart,
+                self._fxy, self._fpb, self._fkind, self._fidx)
+            if nf <= self._fxy.shape[0]:
+                break
+            self._grow_features(2 * nf)
+        return Contacts(self.names, self._c_pairs[:nc].copy(), self._c_kind[:nc].copy(),
+                        self._c_normal[:nc].copy(), self._c_depth[:nc].copy(),
+                        self._fstart[:nc + 1].copy(), self._fxy[:nf].copy(),
+                        self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy())
+
+    def warmup(self):
+        """Compile every kernel of a tick on a tiny scene so the first real tick is not a compile.
+
+        Kernels are cached on disk (``NUMBA_CACHE_DIR``), so this costs well under a second
+        once the cache is warm.
+        """
+        scratch = CollisionWorld()
+        square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+        notch = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [0.0, 0.0], [-0.5, 0.5]]
+        scratch.add_body('convex', square, pose=(0.0, 0.0, 0.0))
+        scratch.add_body('concave', notch, pose=(0.4, 0.1, 0.3))
+        scratch.add_body('static', square, static=True, pose=(0.3, -0.6, 0.0))
+        scratch.detect()
+
+    # internals -----------------------------------------------------------------------------
+    def _as_indices(self, bodies):
+        if bodies is None:
+            return np.arange(len(self._bodies), dtype=INDEX)
+        out = np.empty(len(bodies), dtype=INDEX)
+        for k, b in enumerate(bodies):
+            if isinstance(b, str):
+                out[k] = self.index(b)
+            else:
+                if not 0 <= int(b) < len(self._bodies):
+                    raise KeyError(f'no body with index {b}')
+                out[k] = int(b)
+        return out
+
+    def _pack(self):
+        if self._packed:
+            return
+        bodies = self._bodies
+        n = len(bodies)
+        counts = np.array([b.offsets.shape[0] for b in bodies], dtype=INDEX)
+        self._vstart = np.zeros(n + 1, dtype=INDEX)
+        np.cumsum(counts, out=self._vstart[1:])
+        self._offsets = (np.ascontiguousarray(np.vstack([b.offsets for b in bodies]))
+                         if n else np.zeros((0, 2), FLOAT))
+        self._orient = np.array([b.orient for b in bodies], dtype=FLOAT)
+        self._convex = np.array([b.convex for b in bodies], dtype=np.bool_)
+        self._centroid_offsets = (np.array([b.centroid for b in bodies], dtype=FLOAT)
+                                  .reshape(n, 2))
+        self._radius = np.array([b.radius for b in bodies], dtype=FLOAT)
+        self._movable = np.array([not b.static for b in bodies], dtype=np.bool_)
+        self._verts = np.zeros_like(self._offsets)
+        self._aabb = np.zeros((n, 4), FLOAT)
+        self._centroids = np.zeros((n, 2), FLOAT)
+        self._grid = GridWorkspace(n)
+        self._pairs = np.zeros((max(16, 2 * n), 2), dtype=INDEX)
+        self._grow_contacts(self._pairs.shape[0])
+        self._grow_features(max(64, 4 * n))
+        self._packed = True
+
+    def _broad_phase(self, active):
+        while True:
+            count = grid_pairs(self._aabb, active, self._movable, self._pairs,
+                               *self._grid.arrays())
+            if count > self._pairs.shape[0]:
+                self._pairs = np.zeros((2 * count, 2), dtype=INDEX)
+                self._grow_contacts(2 * count)
+                continue
+            return count
+
+    def _grow_contacts(self, cap):
+        self._c_pairs = np.zeros((cap, 2), INDEX)
+        self._c_kind = np.zeros(cap, np.int8)
+        self._c_normal = np.zeros((cap, 2), FLOAT)
+        self._c_depth = np.zeros(cap, FLOAT)
+        self._fstart = np.zeros(cap + 1, INDEX)
+
+    def _grow_features(self, cap):
+        self._fxy = np.zeros((cap, 2), FLOAT)
+        self._fpb = np.zeros((cap, 2), FLOAT)
+        self._fkind = np.zeros(cap, np.int8)
+        self._fidx = np.zeros((cap, 2), INDEX)
+
+
+World = CollisionWorld
+"""Alias of `CollisionWorld`."""

@@ -1,0 +1,52 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Package definition for colcon (ament_python) and for pip.
+
+Differs from the plain ament_python template in one way: numpy and numba are
+``install_requires``, because the engine is meant to be ``pip install``-able on its own
+(under colcon, rosdep provides them from package.xml and nothing is downloaded).
+"""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = 'collision_monitor'
+
+ROS_WHEELS = [
+    'ros-jazzy-rclpy', 'ros-jazzy-rmw-fastrtps-cpp', 'ros-jazzy-geometry-msgs',
+    'ros-jazzy-nav-msgs', 'ros-jazzy-visualization-msgs', 'ros-jazzy-diagnostic-msgs',
+    'ros-jazzy-std-msgs', 'ros-jazzy-std-srvs', 'ros-jazzy-ament-package',
+    'transforms3d',
+]
+
+setup(
+    name=PACKAGE,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
+        (f'share/{PACKAGE}', ['package.xml']),
+        (f'share/{PACKAGE}/launch', glob('launch/*.launch.py')),
+        (f'share/{PACKAGE}/config', glob('config/*.yaml') + glob('config/*.rviz')),
+    ],
+    python_requires='>=3.10',
+    install_requires=['setuptools', 'numpy>=1.24', 'numba>=0.58'],
+    extras_require={
+        'ros': ROS_WHEELS,
+        'test': ['pytest', 'hypothesis', 'scipy', 'shapely>=2'],
+        'demo': ['matplotlib'],
+        'bench': ['shapely>=2', 'pymunk', 'box2d', 'python-fcl', 'matplotlib', 'tqdm'],
+    },
+    zip_safe=True,
+    maintainer='collision_monitor maintainers',
+    maintainer_email='maintainers@collision-monitor.invalid',
+    description='Contacts and imminent collisions between moving polygon bodies, every tick.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'collision_monitor_node = collision_monitor.node:main',
+        ],
+    },
+)

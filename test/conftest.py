@@ -1,0 +1,22 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Test-wide settings: one numba cache, DDS on loopback with a domain of our own, hypothesis."""
+
+import os
+import pathlib
+
+# Before anything imports numba or rclpy.
+os.environ.setdefault('NUMBA_CACHE_DIR',
+                      str(pathlib.Path(__file__).resolve().parents[1] / '.numba_cache'))
+os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+os.environ['ROS_LOCALHOST_ONLY'] = '0'
+os.environ.setdefault('ROS_DOMAIN_ID', str(20 + os.getpid() % 80))
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    'default', max_examples=150, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile('thorough', max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))

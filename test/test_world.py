@@ -1,0 +1,180 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The engine on whole scenes: broad phase against brute force, contacts against shapely."""
+
+from hypothesis import given, strategies as st
+import numpy as np
+import pytest
+import shapely
+
+from collision_monitor import CollisionWorld, ContactKind, World
+from collision_monitor.broadphase import grid_pairs, GridWorkspace
+from collision_monitor.geometry2d import contact
+from shapes import star_polygon
+
+RECT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
+ELL = np.array([[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
+
+
+def brute_force_pairs(aabb, active, movable):
+    """All pairs of overlapping boxes, by comparing every pair (numpy, O(N^2))."""
+    lo_x, lo_y, hi_x, hi_y = aabb.T
+    ov = ((lo_x[:, None] <= hi_x[None, :]) & (lo_x[None, :] <= hi_x[:, None])
+          & (lo_y[:, None] <= hi_y[None, :]) & (lo_y[None, :] <= hi_y[:, None]))
+    ov &= active[:, None] & active[None, :]
+    ov &= movable[:, None] | movable[None, :]
+    i, j = np.nonzero(np.triu(ov, 1))
+    return set(zip(i.tolist(), j.tolist()))
+
+
+def random_scene(rng, n, spread, big=0):
+    """Random mixed footprints (convex, concave, thin) and poses; `big` long walls."""
+    shapes = []
+    for k in range(n):
+        kind = k % 4
+        if kind == 0:
+            shapes.append(RECT * rng.uniform(0.3, 2.0))
+        elif kind == 1:
+            shapes.append(ELL * rng.uniform(0.5, 2.0))
+        elif kind == 2:
+            m = rng.integers(3, 12)
+            gaps = rng.uniform(0.2, 1.0, m)  # no angular gap over pi: the star stays simple
+            ang = np.cumsum(gaps) / gaps.sum() * 2 * np.pi
+            shapes.append(star_polygon(ang, rng.uniform(0.2, 1.0, m)))
+        else:
+            shapes.append(np.array([[-1.0, -0.01], [1.0, -0.01], [1.0, 0.01], [-1.0, 0.01]]))
+    for _ in range(big):
+        shapes.append(np.array([[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]]))
+    poses = np.column_stack([rng.uniform(0, spread, (len(shapes), 2)),
+                             rng.uniform(-np.pi, np.pi, len(shapes))])
+    return shapes, poses
+
+
+def build(shapes, poses, static=()):
+    world = CollisionWorld()
+    for k, s in enumerate(shapes):
+        world.add_body(f'b{k}', s, static=k in static)
+    world.set_poses(poses)
+    return world
+
+
+@pytest.mark.parametrize('seed, spread, big', [(0, 40.0, 0), (1, 15.0, 0), (2, 30.0, 3),
+                                               (3, 200.0, 1), (4, 8.0, 0)])
+def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
+    rng = np.random.default_rng(seed)
+    shapes, poses = random_scene(rng, 1000, spread, big)
+    world = build(shapes, poses, static=set(range(0, len(shapes), 7)))
+    world.detect()  # places the bodies
+    active = world.active.copy()
+    active[5::11] = False
+    work = GridWorkspace(len(shapes))
+    pairs = np.zeros((len(shapes) * 40, 2), np.intp)
+    count = grid_pairs(world._aabb, active, world._movable, pairs, *work.arrays())
+    got = set(map(tuple, pairs[:count].tolist()))
+    assert len(got) == count  # each pair once
+    assert got == brute_force_pairs(world._aabb, active, world._movable)
+
+
+@pytest.mark.parametrize('seed, spread', [(10, 40.0), (11, 20.0), (12, 100.0)])
+def test_detect_matches_shapely_strtree(seed, spread):
+    """Every pair shapely finds intersecting is a contact, and nothing else is."""
+    rng = np.random.default_rng(seed)
+    shapes, poses = random_scene(rng, 1000, spread, big=2)
+    world = build(shapes, poses)
+    contacts = world.detect()
+    geoms = [shapely.Polygon(world.world_vertices(f'b{k}')) for k in range(len(shapes))]
+    tree = shapely.STRtree(geoms)
+    left, right = tree.query(geoms, predicate='intersects')
+    expected = {(int(i), int(j)) for i, j in zip(left, right) if i < j}
+    # pairs whose boundaries are within 1e-9 of touching may go either way
+    got = set(map(tuple, contacts.pairs.tolist()))
+    for i, j in expected ^ got:
+        assert geoms[i].distance(geoms[j]) < 1e-9 and geoms[i].intersection(geoms[j]).area < 1e-9
+    assert len(expected) > 20
+
+
+def test_contacts_carry_the_pair_contact():
+    world = World()
+    world.add_body('robot', RECT)
+    world.add_body('cart', ELL)
+    world.add_body('far', RECT, pose=(10.0, 0.0, 0.0))
+    world.set_poses([[0.0, 0.0, 0.3], [0.5, 0.2, -0.4]], ['robot', 'cart'])
+    contacts = world.detect()
+    assert contacts.name_pairs() == [('robot', 'cart')]
+    (name_a, name_b, c), = list(contacts)
+    ref = contact(world.world_vertices('robot'), world.world_vertices('cart'))
+    assert c.kind == ref.kind and c.depth == pytest.approx(ref.depth)
+    assert np.allclose(c.points, ref.points) and np.allclose(c.normal, ref.normal)
+
+
+def test_static_pairs_are_not_tested_and_inactive_bodies_are_left_out():
+    world = World()
+    world.add_body('shelf1', RECT, static=True, pose=(0, 0, 0))
+    world.add_body('shelf2', RECT, static=True, pose=(0.5, 0, 0))
+    world.add_body('robot', RECT, pose=(0.2, 0.1, 0))
+    world.add_body('ghost', RECT)  # never given a pose
+    assert sorted(world.detect().name_pairs()) == [('shelf1', 'robot'), ('shelf2', 'robot')]
+    world.set_active(['robot'], False)
+    assert len(world.detect()) == 0
+
+
+def test_footprint_change_and_removal():
+    world = World()
+    world.add_body('a', RECT, pose=(0, 0, 0))
+    world.add_body('b', RECT, pose=(1.5, 0, 0))
+    world.add_body('c', RECT, pose=(-1.2, 0, 0))
+    assert len(world.detect()) == 0
+    world.set_footprint('a', RECT * 3.2)
+    assert sorted(world.detect().name_pairs()) == [('a', 'b'), ('a', 'c')]
+    world.remove_body('b')
+    assert world.detect().name_pairs() == [('a', 'c')]
+    assert world.names == ('a', 'c')
+
+
+def test_registration_errors_name_the_body():
+    world = World()
+    world.add_body('robot', RECT)
+    with pytest.raises(ValueError, match="'robot' is already registered"):
+        world.add_body('robot', RECT)
+    with pytest.raises(ValueError, match="body 'bowtie'.*crosses itself"):
+        world.add_body('bowtie', [[0, 0], [1, 1], [1, 0], [0, 1]])
+    with pytest.raises(ValueError, match="non-finite poses for bodies \\['robot'\\]"):
+        world.set_poses([[np.nan, 0, 0]], ['robot'])
+    with pytest.raises(KeyError, match='nobody'):
+        world.set_poses([[0, 0, 0]], ['nobody'])
+
+
+@given(st.floats(-np.pi, np.pi), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))
+def test_detect_is_invariant_under_rigid_motion_of_the_scene(angle, tx, ty):
+    rng = np.random.default_rng(7)
+    shapes, poses = random_scene(rng, 60, 6.0)
+    world = build(shapes, poses)
+    before = world.detect()
+    c, s = np.cos(angle), np.sin(angle)
+    moved = np.column_stack([c * poses[:, 0] - s * poses[:, 1] + tx,
+                             s * poses[:, 0] + c * poses[:, 1] + ty, poses[:, 2] + angle])
+    world.set_poses(moved)
+    after = world.detect()
+    b_pairs = {tuple(p): k for k, p in enumerate(before.pairs.tolist())}
+    a_pairs = {tuple(p): k for k, p in enumerate(after.pairs.tolist())}
+    for pair in set(b_pairs) ^ set(a_pairs):  # only borderline touching pairs may differ
+        k = b_pairs.get(pair, a_pairs.get(pair))
+        res = before if pair in b_pairs else after
+        assert res.depth[k] < 1e-9
+    for pair in set(b_pairs) & set(a_pairs):
+        assert after.depth[a_pairs[pair]] == pytest.approx(before.depth[b_pairs[pair]],
+                                                           abs=1e-6)
+        assert after.kind[a_pairs[pair]] == before.kind[b_pairs[pair]] or (
+            before.depth[b_pairs[pair]] < 1e-9)
+
+
+def test_contact_kinds_are_enum_values():
+    world = World()
+    world.add_body('a', RECT, pose=(0, 0, 0))
+    world.add_body('b', RECT, pose=(0.8, 0.4, 0))
+    (_, _, c), = list(world.detect())
+    assert c.kind == ContactKind.EDGE_EDGE
+
+
+def test_warmup_runs():
+    World().warmup()
