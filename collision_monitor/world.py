@@ -9,7 +9,9 @@ from .constants import FLOAT, INDEX
 from .geometry2d.contact import Contact
 from .geometry2d.primitives import centroid
 from .geometry2d.validation import is_convex, polygon_orientation, validate_footprint
-from .narrowphase import narrow_phase, place_bodies
+from .kinematics import swept_aabbs, vertex_kinematics_kernel
+from .narrowphase import narrow_phase, pair_tolerance, place_bodies
+from .toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
 
 
 class Contacts:
@@ -23,14 +25,21 @@ class Contacts:
         Body indices (i < j) of each contacting pair; body a of the Contact is ``pairs[c, 0]``.
     kind : (k,) int8, normal : (k, 2) float64, depth : (k,) float64
         Per contact, as in `Contact`.
+    began : (k,) float64
+        When each contact began (the time base of the stamps given to `CollisionWorld.detect`):
+        carried over while the contact lasts; for a new contact, interpolated from the state
+        at the previous tick (seed 000's interpolated time of collision); the current stamp
+        when that state cannot place it; nan when detect was called without a stamp.
     """
 
-    def __init__(self, names, pairs, kind, normal, depth, fstart, fxy, fpb, fkind, fidx):
+    def __init__(self, names, pairs, kind, normal, depth, fstart, fxy, fpb, fkind, fidx,
+                 began):
         self.names = names
         self.pairs = pairs
         self.kind = kind
         self.normal = normal
         self.depth = depth
+        self.began = began
         self._fstart = fstart
         self._features = (fxy, fpb, fkind, fidx)
 
@@ -53,6 +62,50 @@ class Contacts:
     def name_pairs(self):
         """Return the contacting pairs as a list of ``(name_a, name_b)``."""
         return [(self.names[i], self.names[j]) for i, j in self.pairs]
+
+
+class Predictions:
+    """Every pair predicted to touch within the horizon, as arrays, iterable as FirstContact.
+
+    Attributes
+    ----------
+    names : tuple of str
+    pairs : (k, 2) intp
+        Body indices (i < j); body a of each FirstContact is ``pairs[c, 0]``.
+    time : (k,) float64
+        Seconds from now to the first contact; 0.0 for pairs already touching.
+    side : (k,) intp
+        0 when a vertex of body a meets an edge of body b, 1 the other way, -1 at time 0.
+    vertex, edge : (k,) intp
+    point, normal : (k, 2) float64
+        Predicted contact point and unit normal from a to b (nan at time 0).
+    """
+
+    def __init__(self, names, pairs, time, side, vertex, edge, point, normal):
+        self.names = names
+        self.pairs = pairs
+        self.time = time
+        self.side = side
+        self.vertex = vertex
+        self.edge = edge
+        self.point = point
+        self.normal = normal
+
+    def __len__(self):
+        return self.pairs.shape[0]
+
+    def __getitem__(self, c):
+        """Return the `FirstContact` of the c-th pair."""
+        side = int(self.side[c])
+        return FirstContact(float(self.time[c]), 'ab'[side] if side >= 0 else '',
+                            int(self.vertex[c]), int(self.edge[c]), self.point[c].copy(),
+                            self.normal[c].copy())
+
+    def __iter__(self):
+        """Yield ``(name_a, name_b, FirstContact)``, earliest first."""
+        for c in np.argsort(self.time, kind='stable'):
+            i, j = self.pairs[c]
+            yield self.names[i], self.names[j], self[c]
 
 
 class _Body:
@@ -97,9 +150,13 @@ class CollisionWorld:
         self._bodies = []
         self._index = {}
         self._poses = np.zeros((0, 3), FLOAT)
+        self._twists = np.zeros((0, 3), FLOAT)
+        self._accels = np.zeros((0, 3), FLOAT)
         self._has_pose = np.zeros(0, np.bool_)
         self._enabled = np.zeros(0, np.bool_)
         self._packed = False
+        self._history = None  # (stamp, {pair: began}, active) of the last stamped tick
+        self.predictor = 'constant_acceleration'
 
     # registration --------------------------------------------------------------------------
     def add_body(self, name, footprint, *, static=False, pose=None):
@@ -116,6 +173,8 @@ class CollisionWorld:
         self._bodies.append(_Body(name, footprint, static))
         self._index[name] = len(self._bodies) - 1
         self._poses = np.vstack([self._poses, np.zeros((1, 3))])
+        self._twists = np.vstack([self._twists, np.zeros((1, 3))])
+        self._accels = np.vstack([self._accels, np.zeros((1, 3))])
         self._has_pose = np.append(self._has_pose, False)
         self._enabled = np.append(self._enabled, True)
         self._packed = False
@@ -134,6 +193,8 @@ class CollisionWorld:
         k = self.index(name)
         del self._bodies[k]
         self._poses = np.delete(self._poses, k, axis=0)
+        self._twists = np.delete(self._twists, k, axis=0)
+        self._accels = np.delete(self._accels, k, axis=0)
         self._has_pose = np.delete(self._has_pose, k)
         self._enabled = np.delete(self._enabled, k)
         self._index = {b.name: i for i, b in enumerate(self._bodies)}
@@ -173,16 +234,30 @@ class CollisionWorld:
         Raises ValueError for a wrong shape or non-finite values (naming the bodies); nothing
         is changed then.
         """
+        idx, arr = self._rows(poses, bodies, 'poses')
+        self._poses[idx] = arr
+        self._has_pose[idx] = True
+
+    def set_twists(self, twists, bodies=None):
+        """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
+        idx, arr = self._rows(twists, bodies, 'twists')
+        self._twists[idx] = arr
+
+    def set_accelerations(self, accelerations, bodies=None):
+        """Set ``(ax, ay, alpha)`` world-frame accelerations (m/s^2, rad/s^2), as `set_poses`."""
+        idx, arr = self._rows(accelerations, bodies, 'accelerations')
+        self._accels[idx] = arr
+
+    def _rows(self, values, bodies, what):
         idx = self._as_indices(bodies)
-        arr = np.asarray(poses, dtype=FLOAT).reshape(-1, 3)
+        arr = np.asarray(values, dtype=FLOAT).reshape(-1, 3)
         if arr.shape[0] != idx.shape[0]:
-            raise ValueError(f'{arr.shape[0]} poses for {idx.shape[0]} bodies')
+            raise ValueError(f'{arr.shape[0]} {what} for {idx.shape[0]} bodies')
         bad = ~np.all(np.isfinite(arr), axis=1)
         if bad.any():
             names = [self._bodies[k].name for k in idx[bad]]
-            raise ValueError(f'non-finite poses for bodies {names}')
-        self._poses[idx] = arr
-        self._has_pose[idx] = True
+            raise ValueError(f'non-finite {what} for bodies {names}')
+        return idx, arr
 
     def set_active(self, bodies, active):
         """Include (True) or leave out (False) bodies from the following ticks."""
@@ -210,13 +285,21 @@ class CollisionWorld:
                                 y + s * off[:, 0] + c * off[:, 1]])
 
     # ticks ---------------------------------------------------------------------------------
-    def detect(self):
-        """Return every contact between active bodies at their current poses as `Contacts`."""
+    def detect(self, stamp=None):
+        """Return every contact between active bodies at their current poses as `Contacts`.
+
+        Parameters
+        ----------
+        stamp : float, optional
+            Time of these poses (seconds, any fixed origin).  With stamps, each contact says
+            when it began (`Contacts.began`): a new contact is traced back into the interval
+            since the previous stamped tick with `predictor`'s model of the previous state.
+        """
         self._pack()
         active = self.active
         place_bodies(self._poses, active, self._offsets, self._vstart, self._centroid_offsets,
                      self._verts, self._aabb, self._centroids)
-        n_pairs = self._broad_phase(active)
+        n_pairs = self._broad_phase(self._aabb, active)
         while True:
             nc, nf = narrow_phase(
                 self._pairs, n_pairs, self._poses, self._radius, self._verts, self._vstart,
@@ -226,10 +309,85 @@ class CollisionWorld:
             if nf <= self._fxy.shape[0]:
                 break
             self._grow_features(2 * nf)
-        return Contacts(self.names, self._c_pairs[:nc].copy(), self._c_kind[:nc].copy(),
+        pairs = self._c_pairs[:nc].copy()
+        began = np.full(nc, np.nan)
+        if stamp is not None:
+            began = self._trace_back(float(stamp), pairs, active)
+        return Contacts(self.names, pairs, self._c_kind[:nc].copy(),
                         self._c_normal[:nc].copy(), self._c_depth[:nc].copy(),
                         self._fstart[:nc + 1].copy(), self._fxy[:nf].copy(),
-                        self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy())
+                        self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy(),
+                        began)
+
+    def predict(self, horizon, predictor=None):
+        """Return the first contact of every pair that touches within `horizon` seconds.
+
+        Parameters
+        ----------
+        horizon : float
+            Look-ahead, seconds (> 0).
+        predictor : {'constant_acceleration', 'constant_velocity'}, optional
+            Motion model of the vertices (default: the `predictor` attribute).  Twists and
+            accelerations come from `set_twists` and `set_accelerations`.
+
+        Returns
+        -------
+        Predictions
+            Pairs already touching have time 0.  Pairs that do not meet within the horizon,
+            including pairs moving apart, are not in it.
+
+        Notes
+        -----
+        Swept broad phase: each body's box holds every one of its vertex paths over the
+        horizon under the predictor's model, so no pair that meets is dropped.
+        """
+        if not horizon > 0.0 or not np.isfinite(horizon):
+            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
+        predictor = self.predictor if predictor is None else predictor
+        if predictor not in PREDICTORS:
+            raise ValueError(f'predictor must be one of {PREDICTORS}, got {predictor!r}')
+        self._pack()
+        active = self.active
+        pos, vel, acc = self._kin
+        self._vertex_kinematics(active, pos, vel, acc, predictor)
+        place_bodies(self._poses, active, self._offsets, self._vstart, self._centroid_offsets,
+                     self._verts, self._aabb, self._centroids)
+        swept_aabbs(pos, vel, acc, self._vstart, active, float(horizon), 0.0, self._swept)
+        n_pairs = self._broad_phase(self._swept, active)
+        out = self._p_out
+        k = predict_pairs(self._pairs, n_pairs, pos, vel, acc, self._vstart, self._orient,
+                          self._convex, self._aabb, float(horizon), *out)
+        return Predictions(self.names, *(o[:k].copy() for o in out))
+
+    def _vertex_kinematics(self, active, pos, vel, acc, predictor):
+        vertex_kinematics_kernel(self._poses, self._twists, self._accels, active,
+                                 self._offsets, self._vstart, pos, vel, acc)
+        if predictor == 'constant_velocity':
+            acc[:] = 0.0
+
+    def _trace_back(self, stamp, pairs, active):
+        """Began time of each contact; then remember this tick for the next one."""
+        began = np.full(pairs.shape[0], stamp)
+        last = self._history
+        pos, vel, acc = self._kin_prev
+        current = {}
+        for c, (i, j) in enumerate(pairs.tolist()):
+            if last is not None and (i, j) in last[1]:
+                began[c] = last[1][(i, j)]
+            elif last is not None and 0.0 < stamp - last[0] and last[2][i] and last[2][j]:
+                a, b = slice(*self._vstart[i:i + 2]), slice(*self._vstart[j:j + 2])
+                t = first_contact_kernel(
+                    pos[a], vel[a], acc[a], self._orient[i], pos[b], vel[b], acc[b],
+                    self._orient[j], stamp - last[0], pair_tolerance(self._aabb, i, j))[0]
+                if np.isfinite(t):
+                    began[c] = last[0] + t
+            current[(i, j)] = began[c]
+        # this tick's kinematics become the previous ones (buffers swap, no allocation)
+        spare = self._kin_spare
+        self._vertex_kinematics(active, *spare, self.predictor)
+        self._kin_spare, self._kin_prev = self._kin_prev, spare
+        self._history = (stamp, current, active.copy())
+        return began
 
     def warmup(self):
         """Compile every kernel of a tick on a tiny scene so the first real tick is not a compile.
@@ -243,7 +401,13 @@ class CollisionWorld:
         scratch.add_body('convex', square, pose=(0.0, 0.0, 0.0))
         scratch.add_body('concave', notch, pose=(0.4, 0.1, 0.3))
         scratch.add_body('static', square, static=True, pose=(0.3, -0.6, 0.0))
-        scratch.detect()
+        scratch.set_twists([[1.0, 0.0, 0.5]], ['convex'])
+        scratch.set_accelerations([[0.0, 1.0, 0.1]], ['convex'])
+        scratch.detect(stamp=0.0)
+        scratch.set_poses([[0.1, 0.0, 0.05]], ['convex'])
+        scratch.detect(stamp=0.1)
+        for predictor in PREDICTORS:
+            scratch.predict(1.0, predictor)
 
     # internals -----------------------------------------------------------------------------
     def _as_indices(self, bodies):
@@ -279,15 +443,19 @@ class CollisionWorld:
         self._aabb = np.zeros((n, 4), FLOAT)
         self._centroids = np.zeros((n, 2), FLOAT)
         self._grid = GridWorkspace(n)
+        self._swept = np.zeros((n, 4), FLOAT)
+        self._kin = tuple(np.zeros_like(self._offsets) for _ in range(3))
+        self._kin_prev = tuple(np.zeros_like(self._offsets) for _ in range(3))
+        self._kin_spare = tuple(np.zeros_like(self._offsets) for _ in range(3))
+        self._history = None
         self._pairs = np.zeros((max(16, 2 * n), 2), dtype=INDEX)
         self._grow_contacts(self._pairs.shape[0])
         self._grow_features(max(64, 4 * n))
         self._packed = True
 
-    def _broad_phase(self, active):
+    def _broad_phase(self, boxes, active):
         while True:
-            count = grid_pairs(self._aabb, active, self._movable, self._pairs,
-                               *self._grid.arrays())
+            count = grid_pairs(boxes, active, self._movable, self._pairs, *self._grid.arrays())
             if count > self._pairs.shape[0]:
                 self._pairs = np.zeros((2 * count, 2), dtype=INDEX)
                 self._grow_contacts(2 * count)
@@ -300,6 +468,9 @@ class CollisionWorld:
         self._c_normal = np.zeros((cap, 2), FLOAT)
         self._c_depth = np.zeros(cap, FLOAT)
         self._fstart = np.zeros(cap + 1, INDEX)
+        self._p_out = (np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT), np.zeros(cap, INDEX),
+                       np.zeros(cap, INDEX), np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
+                       np.zeros((cap, 2), FLOAT))
 
     def _grow_features(self, cap):
         self._fxy = np.zeros((cap, 2), FLOAT)

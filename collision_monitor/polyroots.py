@@ -1,0 +1,161 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Real roots of polynomials of degree <= 4 on an interval, in increasing order.
+
+Method (no companion matrix, no allocation): the critical points of f, found recursively as
+the roots of f', split the interval into pieces on which f is monotone.  Each piece holds at
+most one root, found where f changes sign by a safeguarded Newton-bisection iteration
+(`refine`) to ``XTOL_REL * (1 + |t|)``.  A critical point where ``|f| <= ftol`` is a double
+root (grazing) even without a sign change.  Quadratics use the cancellation-free formula
+``q = -(b + sign(b) sqrt(b^2 - 4ac)) / 2``, roots ``q / a`` and ``c / q``, which also covers a
+vanishing leading coefficient, so degenerate quartics (really cubic, quadratic, linear or
+constant) need no special path.
+
+Coefficients are passed low order first: f(t) = c0 + c1 t + c2 t^2 + c3 t^3 + c4 t^4.
+Missing roots are returned as inf.
+"""
+
+import math
+
+import numpy as np
+
+from .constants import jit
+
+XTOL_REL = 1e-14
+MAX_ITER = 100
+
+
+@jit
+def horner(c0, c1, c2, c3, c4, t):
+    """Evaluate c0 + c1 t + c2 t^2 + c3 t^3 + c4 t^4."""
+    return (((c4 * t + c3) * t + c2) * t + c1) * t + c0
+
+
+@jit
+def refine(c0, c1, c2, c3, c4, lo, hi, flo):
+    """Root of f in [lo, hi] where f(lo) = flo and f(hi) have opposite signs (or one is 0)."""
+    d1, d2, d3 = 2.0 * c2, 3.0 * c3, 4.0 * c4
+    t = 0.5 * (lo + hi)
+    for _ in range(MAX_ITER):
+        ft = horner(c0, c1, c2, c3, c4, t)
+        if ft == 0.0:
+            return t
+        if (ft > 0.0) == (flo > 0.0):
+            lo, flo = t, ft
+        else:
+            hi = t
+        if hi - lo <= XTOL_REL * (1.0 + abs(t)):
+            break
+        dft = ((d3 * t + d2) * t + d1) * t + c1
+        step = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
+        # Newton when it stays well inside the bracket, else bisection
+        t = step if lo < step < hi else 0.5 * (lo + hi)
+    return t
+
+
+@jit
+def quadratic_roots(a, b, c, lo, hi):
+    """Roots of a t^2 + b t + c in [lo, hi]: ``(n, r0, r1)`` with r0 <= r1, inf if missing."""
+    inf = np.inf
+    r0 = inf
+    r1 = inf
+    if a == 0.0:
+        if b != 0.0:
+            r0 = -c / b
+    else:
+        disc = b * b - 4.0 * a * c
+        if disc < 0.0:
+            # a negative discriminant within rounding is a double root
+            if disc > -16.0 * 2.2e-16 * b * b:
+                r0 = -b / (2.0 * a)
+        else:
+            q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
+            x0 = q / a
+            x1 = c / q if q != 0.0 else inf
+            r0 = min(x0, x1)
+            r1 = max(x0, x1)
+    n = 0
+    o0 = inf
+    o1 = inf
+    if lo <= r0 <= hi:
+        o0 = r0
+        n = 1
+    if lo <= r1 <= hi and r1 != r0:
+        if n == 0:
+            o0 = r1
+        else:
+            o1 = r1
+        n += 1
+    return n, o0, o1
+
+
+@jit
+def _roots_on_pieces(c0, c1, c2, c3, c4, lo, hi, k0, k1, k2, ftol):
+    """Roots of f on [lo, hi] split at sorted critical points k0 <= k1 <= k2 (inf = none)."""
+    inf = np.inf
+    out0 = inf
+    out1 = inf
+    out2 = inf
+    out3 = inf
+    n = 0
+    a = lo
+    fa = horner(c0, c1, c2, c3, c4, a)
+    if abs(fa) <= ftol:
+        out0 = a
+        n = 1
+    for p in range(4):
+        b = hi
+        if p == 0 and k0 < hi:
+            b = k0
+        elif p == 1 and k1 < hi:
+            b = k1
+        elif p == 2 and k2 < hi:
+            b = k2
+        elif p < 3:
+            continue
+        if b <= a:
+            continue
+        fb = horner(c0, c1, c2, c3, c4, b)
+        root = inf
+        if abs(fb) <= ftol:
+            if abs(fa) > ftol:
+                # reaching the tolerance band at b: the crossing itself when f changes sign
+                crosses = fb != 0.0 and (fa > 0.0) != (fb > 0.0)
+                root = refine(c0, c1, c2, c3, c4, a, b, fa) if crosses else b
+        elif abs(fa) > ftol and (fa > 0.0) != (fb > 0.0):
+            root = refine(c0, c1, c2, c3, c4, a, b, fa)
+        if root < inf:
+            if n == 0:
+                out0 = root
+            elif n == 1:
+                out1 = root
+            elif n == 2:
+                out2 = root
+            else:
+                out3 = root
+            n += 1
+        a = b
+        fa = fb
+        if b >= hi:
+            break
+    return n, out0, out1, out2, out3
+
+
+@jit
+def cubic_roots(d0, d1, d2, d3, lo, hi):
+    """Sign-change roots of d0 + d1 t + d2 t^2 + d3 t^3 in [lo, hi]: ``(n, r0, r1, r2)``."""
+    m, k0, k1 = quadratic_roots(3.0 * d3, 2.0 * d2, d1, lo, hi)
+    n, r0, r1, r2, r3 = _roots_on_pieces(d0, d1, d2, d3, 0.0, lo, hi, k0, k1, np.inf, 0.0)
+    return n, r0, r1, r2
+
+
+@jit
+def poly4_roots(c0, c1, c2, c3, c4, lo, hi, ftol):
+    """Roots of the quartic on [lo, hi], increasing: ``(n, r0, r1, r2, r3)``.
+
+    A point where ``|f| <= ftol`` counts as a root where it is a crossing, an end of the
+    interval or a critical point (a touching, double root).
+    """
+    m, k0, k1, k2 = cubic_roots(c1, 2.0 * c2, 3.0 * c3, 4.0 * c4, lo, hi)
+    n, r0, r1, r2, r3 = _roots_on_pieces(c0, c1, c2, c3, c4, lo, hi, k0, k1, k2, ftol)
+    return n, r0, r1, r2, r3

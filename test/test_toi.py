@@ -1,0 +1,292 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Time of collision against dense sampling of the true motion, and its building blocks."""
+
+from hypothesis import assume, given, strategies as st
+import numpy as np
+import pytest
+import shapely
+
+from collision_monitor import World
+from collision_monitor.kinematics import vertex_kinematics
+from collision_monitor.polyroots import poly4_roots
+from collision_monitor.toi import first_contact, quartic_coefficients
+from shapes import rigid, simple_polygons
+
+SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+def cross2(u, v):
+    """z of u x v for 2-vectors."""
+    return u[0] * v[1] - u[1] * v[0]
+
+
+# --- the quartic -------------------------------------------------------------------------------
+@given(st.lists(st.floats(-3, 3), min_size=18, max_size=18))
+def test_quartic_coefficients_match_numeric_expansion(v):
+    """f(t) = (r_Q(t) - r_P(t)) x (r_j(t) - r_P(t)) evaluated directly, then fitted."""
+    r = np.array(v).reshape(3, 3, 2)  # (point j, P, Q) x (position, velocity, acceleration)
+    coeffs = quartic_coefficients(*r[0].ravel(), *r[1].ravel(), *r[2].ravel())
+    ts = np.linspace(-2, 2, 9)
+
+    def at(k, t):
+        return r[k, 0] + r[k, 1] * t + 0.5 * r[k, 2] * t * t
+
+    f = [cross2(at(2, t) - at(1, t), at(0, t) - at(1, t)) for t in ts]
+    fitted = np.polynomial.polynomial.polyfit(ts, f, 4)
+    assert np.allclose(coeffs, fitted, atol=1e-8 * (1 + np.abs(fitted).max()))
+
+
+def test_seed_quartic_lines_disagree_with_the_expansion():
+    """Seed 000's c4, c3 and c2 as printed, against the fitted expansion of f(t)."""
+    rng = np.random.default_rng(5)
+    r = rng.uniform(-1, 1, (3, 3, 2))
+    c = np.array(quartic_coefficients(*r[0].ravel(), *r[1].ravel(), *r[2].ravel()))
+
+    def x(u, w):  # the seed's u^T [R] w, up to the common sign: w x u
+        return cross2(w, u)
+
+    (rj, vj, aj), (rp, vp, ap), (rq, vq, aq) = r
+    seed_c4 = 0.25 * x(aj - ap, ap - ap)
+    seed_c3 = 0.5 * x(vj - vp, vq - vp) + 0.5 * x(vj - vp, vq - vp)
+    seed_c2 = 0.5 * x(rj - rp, rq - rp) + x(vj - vp, vq - vp) + 0.5 * x(aj - ap, rq - rp)
+    derived_c4 = 0.25 * x(aj - ap, aq - ap)
+    derived_c3 = 0.5 * x(vj - vp, aq - ap) + 0.5 * x(aj - ap, vq - vp)
+    derived_c2 = 0.5 * x(rj - rp, aq - ap) + x(vj - vp, vq - vp) + 0.5 * x(aj - ap, rq - rp)
+    assert np.allclose(c[2:], [derived_c2, derived_c3, derived_c4])
+    assert seed_c4 == 0.0 and not np.isclose(c[4], 0.0)
+    assert not np.isclose(seed_c3, c[3]) and not np.isclose(seed_c2, c[2])
+
+
+# --- polynomial roots --------------------------------------------------------------------------
+@given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
+       st.floats(0.1, 10))
+def test_poly4_roots_match_numpy_roots(deg, roots, scale):
+    roots = np.sort(np.array(roots[:deg]))
+    assume(deg == 1 or np.min(np.diff(roots)) > 1e-3)
+    assume(np.all(np.abs(roots) > 1e-6) and np.all(np.abs(roots - 2) > 1e-6))
+    c = np.zeros(5)
+    c[:deg + 1] = np.poly(roots)[::-1] * scale
+    n, *got = poly4_roots(*c, 0.0, 2.0, 0.0)
+    expected = roots[(roots >= 0) & (roots <= 2)]
+    assert n == len(expected)
+    assert np.allclose(got[:n], expected, atol=1e-9)
+
+
+@pytest.mark.parametrize('name, c, expected', [
+    ('quartic really cubic', [-0.5, 1.0, 0.0, 0.0, 0.0], [0.5]),
+    ('linear', [-1.5, 1.0, 0, 0, 0], [1.5]),
+    ('constant nonzero', [1.0, 0, 0, 0, 0], []),
+    ('identically zero: touching all along, first at 0', [0.0, 0, 0, 0, 0], [0.0]),
+    ('double root (grazing)', [1.0, -2.0, 1.0, 0, 0], [1.0]),
+    ('quadruple root', [1.0, -4.0, 6.0, -4.0, 1.0], [1.0]),
+    ('root at t = 0 (touching now)', [0.0, 1.0, 0, 0, 0], [0.0]),
+    ('root at the horizon', [-2.0, 1.0, 0, 0, 0], [2.0]),
+    ('two roots of a cubic', [0.0, 0.5, -1.5, 1.0, 0.0], [0.0, 0.5, 1.0]),
+])
+def test_poly4_roots_degenerate_cases(name, c, expected):
+    n, *got = poly4_roots(*map(float, c), 0.0, 2.0, 1e-12)
+    assert n == len(expected), name
+    assert np.allclose(got[:n], expected, atol=1e-6), name
+
+
+# --- first contact against dense sampling of translational motion ------------------------------
+def sampled_first_contact(a, va, aa, b, vb, ab, horizon, steps=400):
+    """Truth for translation: first sample where shapely sees contact, then bisection."""
+    def shapes_at(t):
+        return (shapely.Polygon(a + va * t + 0.5 * aa * t * t),
+                shapely.Polygon(b + vb * t + 0.5 * ab * t * t))
+
+    def touching(t):
+        pa, pb = shapes_at(t)
+        return pa.distance(pb) <= 1e-12
+
+    if touching(0.0):
+        return 0.0
+    ts = np.linspace(0.0, horizon, steps + 1)
+    prev = 0.0
+    for t in ts[1:]:
+        if touching(t):
+            lo, hi = prev, t
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if touching(mid) else (mid, hi)
+            return hi
+        prev = t
+    return None
+
+
+def min_distance_over(a, va, aa, b, vb, ab, t0, t1, steps=200):
+    d = np.inf
+    for t in np.linspace(t0, t1, steps):
+        d = min(d, shapely.Polygon(a + va * t + 0.5 * aa * t * t).distance(
+            shapely.Polygon(b + vb * t + 0.5 * ab * t * t)))
+    return d
+
+
+vec = st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5))
+
+
+@given(simple_polygons(max_vertices=7), simple_polygons(max_vertices=7), vec, vec, vec, vec,
+       st.booleans())
+def test_translational_first_contact_matches_sampling(a, b, va, vb, aa, ab, accelerate):
+    b = b + np.array([3.0, 0.5])
+    va, vb = np.array(va), np.array(vb)
+    aa = np.array(aa) if accelerate else np.zeros(2)
+    ab = np.array(ab) if accelerate else np.zeros(2)
+    horizon = 2.0
+    ones_a, ones_b = np.ones((len(a), 1)), np.ones((len(b), 1))
+    got = first_contact(a, ones_a * va, ones_a * aa, b, ones_b * vb, ones_b * ab, horizon)
+    truth = sampled_first_contact(a, va, aa, b, vb, ab, horizon)
+    if truth is None:
+        if got is not None:  # a contact between samples: it must be a real touch
+            t = got.time
+            pa = shapely.Polygon(a + va * t + 0.5 * aa * t * t)
+            pb = shapely.Polygon(b + vb * t + 0.5 * ab * t * t)
+            assert pa.distance(pb) < 1e-9
+        return
+    assert got is not None, f'missed a contact at t = {truth}'
+    if got.time < truth - 1e-6:
+        # earlier than the samples saw: only a graze that sampling stepped over
+        assert min_distance_over(a, va, aa, b, vb, ab, got.time, got.time, 1) < 1e-9
+        assume(False)
+    assert got.time == pytest.approx(truth, abs=1e-6)
+
+
+def ones(n, v):
+    return np.tile(np.asarray(v, float), (n, 1))
+
+
+@pytest.mark.parametrize('name, vb, ab, expected', [
+    ('head-on at 1 m/s closing over a 2 m gap', [-1.0, 0.0], [0.0, 0.0], 2.0),
+    ('accelerating from rest: 2 = t^2 / 2', [0.0, 0.0], [-1.0, 0.0], 2.0),
+    ('decelerating to stop 1 mm short', [-2.0, 0.0], [1.0 / 0.999 * 1.0 * 2.0 / 2.0, 0.0], None),
+    ('zero relative velocity', [0.0, 0.0], [0.0, 0.0], None),
+    ('moving apart', [1.0, 0.0], [0.0, 0.0], None),
+])
+def test_named_translational_cases(name, vb, ab, expected):
+    b = SQ + [3.0, 0.3]  # 2 m gap along x
+    ab_vec = np.asarray(ab)
+    if name.startswith('decelerating'):
+        # stops after v^2 / (2 a) = 1.999 m: 1 mm short of the 2 m gap
+        ab_vec = np.array([4.0 / (2 * 1.999), 0.0])
+    got = first_contact(SQ, ones(4, [0, 0]), ones(4, [0, 0]), b, ones(4, vb), ones(4, ab_vec),
+                        5.0)
+    if expected is None:
+        assert got is None, name
+    else:
+        assert got.time == pytest.approx(expected, abs=1e-9), name
+        assert np.allclose(got.normal, [1.0, 0.0])
+
+
+def test_missing_by_a_millimetre_glancing():
+    b = SQ + [3.0, 1.001]  # passes 1 mm above a's top
+    assert first_contact(SQ, ones(4, [0, 0]), None, b, ones(4, [-1, 0]), None, 5.0) is None
+    b = SQ + [3.0, 0.999]  # clips the corner by 1 mm
+    got = first_contact(SQ, ones(4, [0, 0]), None, b, ones(4, [-1, 0]), None, 5.0)
+    assert got.time == pytest.approx(2.0, abs=1e-9)
+
+
+def test_already_touching_is_time_zero():
+    got = first_contact(SQ, ones(4, [0, 0]), None, SQ + [1.0, 0.0], ones(4, [1, 0]), None, 1.0)
+    assert got.time == 0.0 and got.vertex_of == ''
+
+
+# --- rotation: the point model against the rigid motion ----------------------------------------
+def rigid_contact_time(body_a, pose_a, twist_a, body_b, pose_b, twist_b, horizon, steps=4000):
+    """Truth for rigid motion (constant twist): dense sampling plus bisection."""
+    def shapes_at(t):
+        pa = rigid(body_a, pose_a[2] + twist_a[2] * t, pose_a[0] + twist_a[0] * t,
+                   pose_a[1] + twist_a[1] * t)
+        pb = rigid(body_b, pose_b[2] + twist_b[2] * t, pose_b[0] + twist_b[0] * t,
+                   pose_b[1] + twist_b[1] * t)
+        return shapely.Polygon(pa), shapely.Polygon(pb)
+
+    def touching(t):
+        pa, pb = shapes_at(t)
+        return pa.intersects(pb)
+
+    prev = 0.0
+    for t in np.linspace(0, horizon, steps + 1)[1:]:
+        if touching(t):
+            lo, hi = prev, t
+            for _ in range(50):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if touching(mid) else (mid, hi)
+            return hi
+        prev = t
+    return None
+
+
+def test_rotating_bodies_reprediction_converges_to_rigid_truth():
+    """A bar spinning at 2 rad/s while a box approaches: the point model errs far out, and
+    re-predicting every 20 ms from the true state converges on the true contact time."""
+    bar = np.array([[-1.0, -0.05], [1.0, -0.05], [1.0, 0.05], [-1.0, 0.05]])
+    pose_a, twist_a = np.array([0.0, 0.0, 0.0]), np.array([0.0, 0.0, 2.0])
+    pose_b, twist_b = np.array([2.2, 0.6, 0.0]), np.array([-0.5, 0.0, 0.0])
+    truth = rigid_contact_time(bar, pose_a, twist_a, SQ * 0.4, pose_b, twist_b, 5.0)
+    assert truth is not None
+    errors = []
+    dt = 0.02
+    t = 0.0
+    while t < truth - dt:
+        pa = pose_a + twist_a * t
+        pb = pose_b + twist_b * t
+        ka = vertex_kinematics(pa, twist_a, [0, 0, 0], bar)
+        kb = vertex_kinematics(pb, twist_b, [0, 0, 0], SQ * 0.4)
+        got = first_contact(*ka, *kb, 5.0)
+        errors.append(abs(t + got.time - truth) if got else np.inf)
+        t += dt
+    assert errors[-1] < 1e-3
+    assert errors[-1] <= min(errors[:5])
+    assert max(errors[-5:]) < 5e-3
+
+
+# --- the engine: swept broad phase and look-back -----------------------------------------------
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_predict_finds_every_pair_brute_force_finds(predictor):
+    rng = np.random.default_rng(3)
+    n = 120
+    world = World()
+    shapes = []
+    for k in range(n):
+        shape = SQ * rng.uniform(0.3, 1.2) if k % 2 else np.array(
+            [[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
+        shapes.append(shape)
+        world.add_body(f'b{k}', shape)
+    poses = np.column_stack([rng.uniform(0, 25, (n, 2)), rng.uniform(-3, 3, n)])
+    twists = np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-0.5, 0.5, n)])
+    accels = np.column_stack([rng.uniform(-2, 2, (n, 2)), rng.uniform(-0.3, 0.3, n)])
+    world.set_poses(poses)
+    world.set_twists(twists)
+    world.set_accelerations(accels)
+    pred = world.predict(2.0, predictor)
+    got = {tuple(p): t for p, t in zip(pred.pairs.tolist(), pred.time)}
+    expected = {}
+    for i in range(n):
+        ki = vertex_kinematics(poses[i], twists[i], accels[i], shapes[i])
+        for j in range(i + 1, n):
+            kj = vertex_kinematics(poses[j], twists[j], accels[j], shapes[j])
+            acc_i = ki[2] if predictor == 'constant_acceleration' else None
+            acc_j = kj[2] if predictor == 'constant_acceleration' else None
+            fc = first_contact(ki[0], ki[1], acc_i, kj[0], kj[1], acc_j, 2.0)
+            if fc is not None:
+                expected[(i, j)] = fc.time
+    assert set(got) == set(expected)
+    for pair, t in expected.items():
+        assert got[pair] == pytest.approx(t, abs=1e-12)
+    assert len(expected) > 10
+
+
+def test_look_back_interpolates_when_the_contact_began():
+    world = World()
+    world.add_body('a', SQ, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', SQ, pose=(3.0, 0.2, 0.0))
+    world.set_twists([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
+    assert len(world.detect(stamp=10.0)) == 0
+    world.set_poses([[1.2, 0.0, 0.0], [1.8, 0.2, 0.0]])
+    contacts = world.detect(stamp=11.2)
+    assert contacts.began.tolist() == pytest.approx([11.0])
+    world.set_poses([[1.3, 0.0, 0.0], [1.7, 0.2, 0.0]])
+    assert world.detect(stamp=11.3).began.tolist() == pytest.approx([11.0])  # carried
+    assert np.isnan(world.detect().began).all()
