@@ -10,7 +10,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # DDS stays on this machine, whatever the shell says (Jazzy's switch; tests pick their own
 # ROS_DOMAIN_ID).  One numba cache directory for every process of a run.
 export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
-export ROS_LOCALHOST_ONLY := 0
+unexport ROS_LOCALHOST_ONLY
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export PYTHONUNBUFFERED := 1
 

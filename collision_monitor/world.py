@@ -319,6 +319,10 @@ class CollisionWorld:
                         self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy(),
                         began)
 
+    def forget_history(self):
+        """Drop the previous tick's state: the next new contact is dated at its own tick."""
+        self._history = None
+
     def predict(self, horizon, predictor=None):
         """Return the first contact of every pair that touches within `horizon` seconds.
 

@@ -9,7 +9,7 @@ import pathlib
 os.environ.setdefault('NUMBA_CACHE_DIR',
                       str(pathlib.Path(__file__).resolve().parents[1] / '.numba_cache'))
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-os.environ['ROS_LOCALHOST_ONLY'] = '0'
+os.environ.pop('ROS_LOCALHOST_ONLY', None)  # deprecated; would override the range
 os.environ.setdefault('ROS_DOMAIN_ID', str(20 + os.getpid() % 80))
 
 from hypothesis import HealthCheck, settings  # noqa: E402

@@ -1,0 +1,178 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Message conversions at the edge: ROS messages to numbers, tick reports to messages.
+
+Imports message packages, never rclpy.  Outputs:
+
+* contacts: DiagnosticArray, one ERROR status per contacting pair, name ``"a|b"``;
+* warnings: DiagnosticArray, one WARN status per pair predicted to touch within the horizon;
+* state: DiagnosticArray of every pair not clear and every stale body (sent on change);
+* markers: MarkerArray for rviz, starting with DELETEALL so stale markers go.
+"""
+
+import math
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from geometry_msgs.msg import Point, Vector3
+import numpy as np
+from std_msgs.msg import ColorRGBA
+from visualization_msgs.msg import Marker, MarkerArray
+
+CLEAR = ColorRGBA(r=0.2, g=0.8, b=0.2, a=0.9)
+WARNED = ColorRGBA(r=1.0, g=0.65, b=0.0, a=1.0)
+CONTACT = ColorRGBA(r=0.9, g=0.1, b=0.1, a=1.0)
+GHOST = ColorRGBA(r=1.0, g=0.65, b=0.0, a=0.35)
+WHITE = ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0)
+
+
+def stamp_seconds(stamp):
+    """builtin_interfaces/Time to float seconds."""
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def pose_fields(pose):
+    """geometry_msgs/Pose to (x, y, qx, qy, qz, qw)."""
+    p, q = pose.position, pose.orientation
+    return p.x, p.y, q.x, q.y, q.z, q.w
+
+
+def pose_array_rows(msg):
+    """geometry_msgs/PoseArray to a (k, 7) array of ``x, y, z, qx, qy, qz, qw``."""
+    out = np.empty((len(msg.poses), 7))
+    for k, p in enumerate(msg.poses):
+        out[k] = (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y,
+                  p.orientation.z, p.orientation.w)
+    return out
+
+
+def polygon_points(msg):
+    """geometry_msgs/PolygonStamped to an (n, 2) array (z dropped)."""
+    return np.array([[p.x, p.y] for p in msg.polygon.points], dtype=float).reshape(-1, 2)
+
+
+def _fmt(values):
+    return '[' + ', '.join(f'{v:.6g}' for v in np.ravel(values)) + ']'
+
+
+def _points(values):
+    return '[' + ', '.join(_fmt(p) for p in np.asarray(values).reshape(-1, 2)) + ']'
+
+
+def _status(level, name, message, values):
+    return DiagnosticStatus(level=level, name=name, message=message, hardware_id='',
+                            values=[KeyValue(key=k, value=v) for k, v in values])
+
+
+def contacts_array(report, names, header):
+    """One ERROR status per contacting pair."""
+    statuses = []
+    for i, j, contact, began in report.contacts:
+        statuses.append(_status(DiagnosticStatus.ERROR, f'{names[i]}|{names[j]}',
+                                f'contact: {contact.kind.name.lower()}', [
+                                    ('classification', contact.kind.name.lower()),
+                                    ('depth', f'{contact.depth:.6g}'),
+                                    ('normal', _fmt(contact.normal)),
+                                    ('contact_points', _points(contact.points)),
+                                    ('began', f'{began:.9f}'),
+                                ]))
+    return DiagnosticArray(header=header, status=statuses)
+
+
+def warnings_array(report, names, header):
+    """One WARN status per warned pair: time to collision, point, normal, features."""
+    statuses = []
+    for i, j, fc in report.warnings:
+        vertex_body, edge_body = (names[i], names[j]) if fc.vertex_of == 'a' else (names[j],
+                                                                                   names[i])
+        statuses.append(_status(DiagnosticStatus.WARN, f'{names[i]}|{names[j]}',
+                                f'collision in {fc.time:.3f} s', [
+                                    ('time_to_collision', f'{fc.time:.6f}'),
+                                    ('point', _fmt(fc.point)),
+                                    ('normal', _fmt(fc.normal)),
+                                    ('vertex_body', vertex_body),
+                                    ('vertex', str(fc.vertex)),
+                                    ('edge_body', edge_body),
+                                    ('edge', str(fc.edge)),
+                                ]))
+    return DiagnosticArray(header=header, status=statuses)
+
+
+def state_array(report, names, header):
+    """Pairs in contact (ERROR), warned (WARN) and stale bodies (STALE); empty when all clear."""
+    statuses = [_status(DiagnosticStatus.ERROR, f'{names[i]}|{names[j]}', 'contact', [])
+                for i, j, _, _ in report.contacts]
+    statuses += [_status(DiagnosticStatus.WARN, f'{names[i]}|{names[j]}',
+                         f'collision in {fc.time:.3f} s', [])
+                 for i, j, fc in report.warnings]
+    statuses += [_status(DiagnosticStatus.STALE, names[b], 'stale pose', [])
+                 for b in report.stale]
+    return DiagnosticArray(header=header, status=statuses)
+
+
+def _marker(header, ns, mid, kind, color, scale=0.03):
+    m = Marker(header=header, ns=ns, id=mid, type=kind, action=Marker.ADD, color=color)
+    m.pose.orientation.w = 1.0
+    m.scale = Vector3(x=scale, y=scale, z=scale)
+    return m
+
+
+def _ring(points):
+    return [Point(x=float(x), y=float(y), z=0.0) for x, y in np.vstack([points, points[:1]])]
+
+
+def markers_array(report, world, names, header):
+    """rviz markers: footprints by state, contacts, normals, predictions and their footprints."""
+    out = [Marker(header=header, action=Marker.DELETEALL)]
+    touching = {b for i, j, _, _ in report.contacts for b in (i, j)}
+    warned = {b for i, j, _ in report.warnings for b in (i, j)}
+    for b in np.nonzero(report.active)[0]:
+        color = CONTACT if b in touching else (WARNED if b in warned else CLEAR)
+        m = _marker(header, 'footprints', int(b), Marker.LINE_STRIP, color)
+        m.points = _ring(world.world_vertices(names[b]))
+        out.append(m)
+    mid = 0
+    for i, j, contact, _ in report.contacts:
+        m = _marker(header, 'contact_points', mid, Marker.POINTS, CONTACT, 0.08)
+        m.points = [Point(x=float(x), y=float(y)) for x, y in contact.points]
+        out.append(m)
+        arrow = _marker(header, 'contact_normals', mid, Marker.ARROW, WHITE, 0.03)
+        origin = contact.points.mean(axis=0)
+        tip = origin + 0.3 * contact.normal
+        arrow.scale = Vector3(x=0.03, y=0.06, z=0.08)
+        arrow.points = [Point(x=float(origin[0]), y=float(origin[1])),
+                        Point(x=float(tip[0]), y=float(tip[1]))]
+        out.append(arrow)
+        mid += 1
+    for k, (i, j, fc) in enumerate(report.warnings):
+        dot = _marker(header, 'predicted_points', k, Marker.SPHERE, WARNED, 0.12)
+        dot.pose.position = Point(x=float(fc.point[0]), y=float(fc.point[1]))
+        text = _marker(header, 'time_to_collision', k, Marker.TEXT_VIEW_FACING, WHITE, 0.25)
+        text.pose.position = Point(x=float(fc.point[0]), y=float(fc.point[1]), z=0.4)
+        text.text = f'{fc.time:.2f} s'
+        out += [dot, text]
+        for b in (i, j):
+            ghost = _marker(header, 'predicted_footprints', 2 * k + (b == j), Marker.LINE_STRIP,
+                            GHOST)
+            ghost.points = _ring(predicted_vertices(report, world, names, b, fc.time))
+            out.append(ghost)
+    return MarkerArray(markers=out)
+
+
+def predicted_vertices(report, world, names, b, t):
+    """World vertices of body b at time t ahead under the rigid constant-acceleration model."""
+    x, y, yaw = report.poses[b]
+    vx, vy, w = report.twists[b]
+    ax, ay, al = report.accels[b]
+    x += (vx + 0.5 * ax * t) * t
+    y += (vy + 0.5 * ay * t) * t
+    yaw += (w + 0.5 * al * t) * t
+    off = world.footprint(names[b])
+    c, s = math.cos(yaw), math.sin(yaw)
+    return np.column_stack([x + c * off[:, 0] - s * off[:, 1], y + s * off[:, 0] + c * off[:, 1]])
+
+
+def health_status(name, stats):
+    """The node's /diagnostics status from a dict of figures (level chosen by the caller)."""
+    level = stats.pop('level')
+    message = stats.pop('message')
+    return _status(level, name, message, [(k, str(v)) for k, v in stats.items()])

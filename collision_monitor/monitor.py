@@ -1,0 +1,334 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The monitor: what the node does on every message and every tick, without ROS.
+
+It owns the engine (`CollisionWorld`), the pose histories, the input checks and the decisions:
+stale bodies, debounced warnings, ignored pairs, the enable switch and the velocity gate.  The
+node only turns messages into the numbers these methods take and the `TickReport` back into
+messages.  Bodies keep the order of `Config.bodies`; that order is the engine's index.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+import math
+
+import numpy as np
+
+from .config import Config, parse_footprint
+from .constants import FLOAT
+from .geometry2d.validation import validate_footprint
+from .motion import estimate_motion, PoseHistory, push_pose, push_poses
+from .toi import FirstContact
+from .world import CollisionWorld
+
+# A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
+_PLACEHOLDER = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+# Stamps further in the future than this (s) are refused.
+FUTURE_TOLERANCE = 0.5
+
+# Rejection reasons (counted in diagnostics, logged once per body and reason)
+NON_FINITE = 'non-finite pose'
+ZERO_QUATERNION = 'zero quaternion'
+WRONG_FRAME = 'wrong frame'
+OUT_OF_ORDER = 'out-of-order stamp'
+FUTURE_STAMP = 'stamp in the future'
+BAD_FOOTPRINT = 'invalid footprint'
+BAD_BULK = 'bulk message does not match its source'
+
+
+def yaw_from_quaternion(qx, qy, qz, qw):
+    """Yaw (rad) of a quaternion, the z-rotation of its ZYX Euler angles; arrays allowed.
+
+    ``atan2(2 (w z + x y), 1 - 2 (y^2 + z^2))`` after normalisation: the same angle as
+    ``transforms3d.euler.quat2euler(q, 'szyx')[0]``, vectorised.
+    """
+    n = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+    qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n
+    return np.arctan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+
+
+def quaternion_defect(qx, qy, qz, qw):
+    """Return a rejection reason for a quaternion, or None when it is usable."""
+    values = (qx, qy, qz, qw)
+    if not all(math.isfinite(v) for v in values):
+        return NON_FINITE
+    if math.sqrt(sum(v * v for v in values)) < 1e-6:
+        return ZERO_QUATERNION
+    return None
+
+
+@dataclass
+class TickReport:
+    """What one tick found; body indices refer to `Monitor.names`."""
+
+    stamp: float
+    contacts: list = field(default_factory=list)   # (i, j, Contact, began)
+    warnings: list = field(default_factory=list)   # (i, j, FirstContact)
+    stale: list = field(default_factory=list)      # body indices
+    active: np.ndarray = None                      # (N,) bool
+    poses: np.ndarray = None                       # (N, 3)
+    twists: np.ndarray = None
+    accels: np.ndarray = None
+    state_changed: bool = False
+    gate_scale: float = 1.0
+    clock_jumped: bool = False
+
+
+@dataclass
+class _PairState:
+    predicted: int = 0
+    missing: int = 0
+    warned: bool = False
+    last: FirstContact = None
+    since: float = 0.0
+
+
+class Monitor:
+    """Bodies, their inputs and the per-tick decisions of the collision monitor."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.names = tuple(b.name for b in config.bodies)
+        self.index = {n: k for k, n in enumerate(self.names)}
+        n = len(self.names)
+        self.world = CollisionWorld()
+        self.has_footprint = np.zeros(n, np.bool_)
+        self.static = np.array([b.static for b in config.bodies], dtype=np.bool_)
+        for k, body in enumerate(config.bodies):
+            footprint = body.footprint if body.footprint is not None else _PLACEHOLDER
+            self.world.add_body(body.name, footprint, static=body.static,
+                                pose=body.pose if body.static else None)
+            self.has_footprint[k] = body.footprint is not None
+        self.history = PoseHistory(n)
+        self._poses = np.zeros((n, 3), FLOAT)
+        self._twists = np.zeros((n, 3), FLOAT)
+        self._accels = np.zeros((n, 3), FLOAT)
+        self._fresh = np.zeros(n, np.bool_)
+        self._seen = np.zeros(n, np.bool_)  # ever had a pose
+        self.rejections = Counter()          # (body, reason) -> count
+        self.enabled = True
+        self._pairs = {}
+        self._last_now = -math.inf
+        self._last_state = None
+        self._ignored = self._ignored_pairs(config.ignore_pairs)
+        self.sources = {s.name: np.array([self.index[b] for b in s.bodies], np.intp)
+                        for s in config.sources}
+        self.apply_runtime(config)
+
+    # configuration -------------------------------------------------------------------------
+    def apply_runtime(self, config):
+        """Take the run-time parameters (horizon, timeouts, debounce, predictor, ignores)."""
+        self.config = config
+        self.world.predictor = config.predictor
+        self._ignored = self._ignored_pairs(config.ignore_pairs)
+
+    def _ignored_pairs(self, pairs):
+        out = set()
+        for pair in pairs:
+            i, j = sorted(self.index[n] for n in pair)
+            out.add((i, j))
+        return out
+
+    def warmup(self):
+        """Compile every kernel of a tick before the first message (cached after one run)."""
+        self.world.warmup()
+        hist = PoseHistory(2)
+        for t in (0.0, 0.1, 0.2):
+            push_pose(hist.hist, hist.count, hist.head, 0, t, t, 0.0, 0.0)
+        push_poses(hist.hist, hist.count, hist.head, np.array([1], np.intp), np.array([0.0]),
+                   np.zeros((1, 3)), np.zeros(1, np.bool_))
+        z = np.zeros((2, 3))
+        estimate_motion(hist.hist, hist.count, hist.head, 0.25, 0.5, 1.0, hist.measured,
+                        hist.measured_twist, np.zeros(2, np.bool_), z, z.copy(), z.copy())
+
+    # inputs --------------------------------------------------------------------------------
+    def _reject(self, b, reason):
+        key = (self.names[b] if isinstance(b, (int, np.integer)) else b, reason)
+        self.rejections[key] += 1
+        return reason
+
+    def pose(self, b, stamp, frame, x, y, qx, qy, qz, qw, now):
+        """Take one pose of body b; return the rejection reason, or None when accepted."""
+        if frame != self.config.frame_id:
+            return self._reject(b, WRONG_FRAME)
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(stamp)):
+            return self._reject(b, NON_FINITE)
+        defect = quaternion_defect(qx, qy, qz, qw)
+        if defect:
+            return self._reject(b, defect)
+        if stamp > now + FUTURE_TOLERANCE:
+            return self._reject(b, FUTURE_STAMP)
+        yaw = float(yaw_from_quaternion(qx, qy, qz, qw))
+        h = self.history
+        if not push_pose(h.hist, h.count, h.head, b, stamp, x, y, yaw):
+            return self._reject(b, OUT_OF_ORDER)
+        self._seen[b] = True
+        return None
+
+    def twist(self, b, vx, vy, wz):
+        """Take the measured twist of body b, in its own frame (nav_msgs/Odometry child frame).
+
+        Rotated into the world frame with the newest yaw; ignored when non-finite.
+        """
+        h = self.history
+        if not h.count[b] or not all(math.isfinite(v) for v in (vx, vy, wz)):
+            return
+        yaw = h.hist[b, h.head[b], 3]
+        c, s = math.cos(yaw), math.sin(yaw)
+        h.measured_twist[b] = (c * vx - s * vy, s * vx + c * vy, wz)
+        h.measured[b] = True
+
+    def bulk(self, source, stamp, frame, poses, now):
+        """Take a bulk source's poses: (k, 7) rows ``x, y, z, qx, qy, qz, qw``.
+
+        Returns a list of (body index, reason) for the poses refused.  The whole message is
+        refused when its frame is wrong or it has not exactly one pose per body of the source.
+        """
+        bodies = self.sources[source]
+        if frame != self.config.frame_id:
+            self.rejections[(source, WRONG_FRAME)] += 1
+            return [(-1, WRONG_FRAME)]
+        if poses.shape != (bodies.shape[0], 7):
+            self.rejections[(source, BAD_BULK)] += 1
+            return [(-1, BAD_BULK)]
+        if not math.isfinite(stamp) or stamp > now + FUTURE_TOLERANCE:
+            self.rejections[(source, FUTURE_STAMP if math.isfinite(stamp) else NON_FINITE)] += 1
+            return [(-1, FUTURE_STAMP if math.isfinite(stamp) else NON_FINITE)]
+        q = poses[:, 3:7]
+        norm = np.sqrt(np.sum(q * q, axis=1))
+        finite = np.all(np.isfinite(poses[:, [0, 1, 3, 4, 5, 6]]), axis=1)
+        nonzero = norm >= 1e-6
+        ok = finite & nonzero
+        refused = [(int(bodies[k]), NON_FINITE) for k in np.nonzero(~finite)[0]]
+        refused += [(int(bodies[k]), ZERO_QUATERNION) for k in np.nonzero(finite & ~nonzero)[0]]
+        xyyaw = np.empty((int(ok.sum()), 3))
+        xyyaw[:, 0] = poses[ok, 0]
+        xyyaw[:, 1] = poses[ok, 1]
+        xyyaw[:, 2] = yaw_from_quaternion(*q[ok].T)
+        accepted = np.zeros(xyyaw.shape[0], np.bool_)
+        h = self.history
+        take = bodies[ok]
+        push_poses(h.hist, h.count, h.head, take, np.full(take.shape[0], stamp), xyyaw, accepted)
+        refused += [(int(b), OUT_OF_ORDER) for b in take[~accepted]]
+        self._seen[take[accepted]] = True
+        for b, reason in refused:
+            self._reject(b, reason)
+        return refused
+
+    def footprint(self, b, points=None, text=None):
+        """Replace the footprint of body b from points (n, 2) or a "[[x, y], ...]" string.
+
+        Returns the reason text when refused (the old footprint stays), else None.
+        """
+        name = self.names[b]
+        try:
+            if text is not None:
+                poly = parse_footprint(text, f'{name}.footprint', self.config.max_vertices)
+            else:
+                points = np.asarray(points, dtype=FLOAT)
+                if points.ndim != 2 or points.shape[0] > self.config.max_vertices:
+                    raise ValueError(f'footprint of {name!r}: more than max_vertices = '
+                                     f'{self.config.max_vertices} vertices')
+                poly = validate_footprint(points, f'footprint of {name!r}')
+        except ValueError as err:
+            self._reject(b, BAD_FOOTPRINT)
+            return str(err)
+        self.world.set_footprint(name, poly)
+        self.has_footprint[b] = True
+        return None
+
+    def health(self):
+        """Return (active bodies, stale bodies, {reason: rejections}) for diagnostics."""
+        stale = int(np.count_nonzero(self._seen & ~self._fresh & ~self.static))
+        rejected = Counter()
+        for (_, reason), count in self.rejections.items():
+            rejected[reason] += count
+        return int(np.count_nonzero(self.world.active)), stale, dict(rejected)
+
+    # ticks ---------------------------------------------------------------------------------
+    def tick(self, now):
+        """Detect and predict at time `now` (s); return the TickReport."""
+        cfg = self.config
+        report = TickReport(stamp=now)
+        if now < self._last_now:
+            # the clock went backwards (sim time reset, bag loop): histories are meaningless
+            self.history.clear()
+            self._seen[:] = False
+            self._pairs.clear()
+            self.world.forget_history()
+            report.clock_jumped = True
+        self._last_now = now
+        h = self.history
+        estimate_motion(h.hist, h.count, h.head, now, cfg.history_window, cfg.pose_timeout,
+                        h.measured, h.measured_twist, self._fresh, self._poses, self._twists,
+                        self._accels)
+        moving = np.nonzero(self._fresh & ~self.static)[0]
+        if moving.size:
+            self.world.set_poses(self._poses[moving], moving)
+            self.world.set_twists(self._twists[moving], moving)
+            self.world.set_accelerations(self._accels[moving], moving)
+        active = (self._fresh | self.static) & self.has_footprint & self.enabled
+        self.world.set_active(None, active)
+        report.active = active
+        report.poses = self.world.poses.copy()
+        report.twists = self._twists.copy()
+        report.accels = self._accels.copy()
+        report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
+        contacts = self.world.detect(stamp=now)
+        touching = set()
+        for c in range(len(contacts)):
+            pair = tuple(int(v) for v in contacts.pairs[c])
+            if pair in self._ignored:
+                continue
+            touching.add(pair)
+            report.contacts.append((*pair, contacts[c], float(contacts.began[c])))
+        predictions = self.world.predict(cfg.horizon)
+        predicted = {}
+        for c in range(len(predictions)):
+            pair = tuple(int(v) for v in predictions.pairs[c])
+            if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
+                continue
+            predicted[pair] = predictions[c]
+        report.warnings = self._debounce(predicted, now)
+        report.gate_scale = self._gate_scale(touching, predicted)
+        state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
+                 frozenset(report.stale))
+        report.state_changed = state != self._last_state
+        self._last_state = state
+        return report
+
+    def _debounce(self, predicted, now):
+        cfg = self.config
+        for pair, prediction in predicted.items():
+            st = self._pairs.setdefault(pair, _PairState())
+            st.predicted += 1
+            st.missing = 0
+            st.last = prediction
+            if not st.warned and st.predicted >= cfg.trigger_ticks:
+                st.warned = True
+                st.since = now
+        for pair in list(self._pairs):
+            if pair in predicted:
+                continue
+            st = self._pairs[pair]
+            st.predicted = 0
+            st.missing += 1
+            if not st.warned or st.missing >= cfg.release_ticks:
+                del self._pairs[pair]
+        return [(i, j, st.last) for (i, j), st in sorted(self._pairs.items()) if st.warned]
+
+    def _gate_scale(self, touching, predicted):
+        gate = self.config.gate
+        if not gate.enabled:
+            return 1.0
+        b = self.index[gate.body]
+        if not self._fresh[b] or not self.enabled:
+            return 0.0
+        if any(b in pair for pair in touching):
+            return 0.0
+        ttc = min((p.time for pair, p in predicted.items() if b in pair), default=math.inf)
+        if ttc <= gate.stop_time:
+            return 0.0
+        if ttc < gate.slowdown_time:
+            return (ttc - gate.stop_time) / (gate.slowdown_time - gate.stop_time)
+        return 1.0

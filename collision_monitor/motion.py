@@ -1,0 +1,175 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Pose histories and the velocity and acceleration estimated from them.
+
+Each body keeps its last `HISTORY` stamped poses ``(t, x, y, yaw)`` in a ring, yaw unwrapped
+so that it is continuous.  Every tick, `estimate_motion` fits, per body and axis, a quadratic
+``p(tau) = p0 + v tau + a tau^2 / 2`` by least squares to the samples of the last
+`window` seconds (tau = t - t_last): the fit is the noise filter, and it has no lag under
+constant acceleration.  Two samples give a line (a = 0), one sample rest.  Bodies whose
+twist is measured (nav_msgs/Odometry) keep that velocity and take only the acceleration from
+the fit.  Poses are then carried forward to the tick time with the same model, at most
+`pose_timeout` seconds, so that bodies stamped at different times are compared at one time.
+
+Frames and units: world frame, metres, radians, seconds; yaw CCW from the world x axis.
+"""
+
+import math
+
+import numpy as np
+
+from .constants import FLOAT, jit
+
+HISTORY = 16
+
+
+@jit
+def wrap_angle(a):
+    """Wrap an angle to [-pi, pi)."""
+    return (a + math.pi) % (2.0 * math.pi) - math.pi
+
+
+@jit
+def push_pose(hist, count, head, b, t, x, y, yaw):
+    """Append a pose of body b; return False (and change nothing) unless t is the newest."""
+    k = hist.shape[1]
+    if count[b] > 0:
+        last = hist[b, head[b]]
+        if not t > last[0]:
+            return False
+        yaw = last[3] + wrap_angle(yaw - last[3])
+    h = (head[b] + 1) % k if count[b] > 0 else 0
+    hist[b, h, 0] = t
+    hist[b, h, 1] = x
+    hist[b, h, 2] = y
+    hist[b, h, 3] = yaw
+    head[b] = h
+    count[b] = min(count[b] + 1, k)
+    return True
+
+
+@jit
+def push_poses(hist, count, head, bodies, t, xyyaw, accepted):
+    """Append one pose per listed body (bulk sources); `accepted[k]` says whether it was."""
+    for k in range(bodies.shape[0]):
+        accepted[k] = push_pose(hist, count, head, bodies[k], t[k], xyyaw[k, 0], xyyaw[k, 1],
+                                xyyaw[k, 2])
+
+
+@jit
+def _solve3(m00, m01, m02, m11, m12, m22, r0, r1, r2):
+    """Solve the symmetric 3x3 system by Cramer's rule; (nan, nan, nan) when singular."""
+    c00 = m11 * m22 - m12 * m12
+    c01 = m02 * m12 - m01 * m22
+    c02 = m01 * m12 - m02 * m11
+    det = m00 * c00 + m01 * c01 + m02 * c02
+    if abs(det) < 1e-300:
+        return np.nan, np.nan, np.nan
+    c11 = m00 * m22 - m02 * m02
+    c12 = m01 * m02 - m00 * m12
+    c22 = m00 * m11 - m01 * m01
+    return ((c00 * r0 + c01 * r1 + c02 * r2) / det,
+            (c01 * r0 + c11 * r1 + c12 * r2) / det,
+            (c02 * r0 + c12 * r1 + c22 * r2) / det)
+
+
+@jit
+def estimate_motion(hist, count, head, now, window, max_age, measured, measured_twist,
+                    fresh, poses, twists, accels):
+    """Fill poses, twists and accelerations at time `now` for every body with a fresh pose.
+
+    A body is fresh when it has a sample no older than `max_age`; `fresh` is set accordingly.
+    Rows of bodies that are not fresh are left as they were.
+    """
+    k = hist.shape[1]
+    for b in range(hist.shape[0]):
+        fresh[b] = False
+        if count[b] == 0:
+            continue
+        h = head[b]
+        tl = hist[b, h, 0]
+        age = now - tl
+        if age > max_age:
+            continue
+        fresh[b] = True
+        # normal equations of the quadratic fit in tau = t - tl, over the window
+        s0 = s1 = s2 = s3 = s4 = 0.0
+        rx0 = rx1 = rx2 = ry0 = ry1 = ry2 = rw0 = rw1 = rw2 = 0.0
+        m = 0
+        for q in range(count[b]):
+            row = hist[b, (h - q) % k]
+            tau = row[0] - tl
+            if -tau > window:
+                break
+            t2 = tau * tau
+            s0 += 1.0
+            s1 += tau
+            s2 += t2
+            s3 += t2 * tau
+            s4 += t2 * t2
+            dx = row[1] - hist[b, h, 1]
+            dy = row[2] - hist[b, h, 2]
+            dw = row[3] - hist[b, h, 3]
+            rx0 += dx
+            rx1 += dx * tau
+            rx2 += dx * t2
+            ry0 += dy
+            ry1 += dy * tau
+            ry2 += dy * t2
+            rw0 += dw
+            rw1 += dw * tau
+            rw2 += dw * t2
+            m += 1
+        vx = vy = vw = ax = ay = aw = 0.0
+        if m >= 3:
+            # unknowns (p0, v, a/2)
+            _, vx, hx = _solve3(s0, s1, s2, s2, s3, s4, rx0, rx1, rx2)
+            _, vy, hy = _solve3(s0, s1, s2, s2, s3, s4, ry0, ry1, ry2)
+            _, vw, hw = _solve3(s0, s1, s2, s2, s3, s4, rw0, rw1, rw2)
+            ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
+            if not (math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
+                vx = vy = vw = ax = ay = aw = 0.0
+        elif m == 2:
+            q = (h - 1) % k
+            dt = hist[b, h, 0] - hist[b, q, 0]
+            vx = (hist[b, h, 1] - hist[b, q, 1]) / dt
+            vy = (hist[b, h, 2] - hist[b, q, 2]) / dt
+            vw = (hist[b, h, 3] - hist[b, q, 3]) / dt
+        if measured[b]:
+            vx = measured_twist[b, 0]
+            vy = measured_twist[b, 1]
+            vw = measured_twist[b, 2]
+        dt = max(0.0, age)
+        poses[b, 0] = hist[b, h, 1] + (vx + 0.5 * ax * dt) * dt
+        poses[b, 1] = hist[b, h, 2] + (vy + 0.5 * ay * dt) * dt
+        poses[b, 2] = wrap_angle(hist[b, h, 3] + (vw + 0.5 * aw * dt) * dt)
+        twists[b, 0] = vx + ax * dt
+        twists[b, 1] = vy + ay * dt
+        twists[b, 2] = vw + aw * dt
+        accels[b, 0] = ax
+        accels[b, 1] = ay
+        accels[b, 2] = aw
+
+
+class PoseHistory:
+    """Ring buffers of stamped poses for N bodies, plus measured twists (world frame)."""
+
+    def __init__(self, n_bodies):
+        self.hist = np.zeros((n_bodies, HISTORY, 4), FLOAT)
+        self.count = np.zeros(n_bodies, np.intp)
+        self.head = np.zeros(n_bodies, np.intp)
+        self.measured = np.zeros(n_bodies, np.bool_)
+        self.measured_twist = np.zeros((n_bodies, 3), FLOAT)
+
+    def last_stamp(self, b):
+        """Stamp of the newest pose of body b, or -inf."""
+        return self.hist[b, self.head[b], 0] if self.count[b] else -math.inf
+
+    def clear(self, b=None):
+        """Forget the history of body b, or of every body (a clock jump)."""
+        if b is None:
+            self.count[:] = 0
+            self.measured[:] = False
+        else:
+            self.count[b] = 0
+            self.measured[b] = False

@@ -1,0 +1,409 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The ROS 2 node: poses and footprints in; contacts, warnings, markers and state out.
+
+A lifecycle node (configure, activate, deactivate, cleanup, shutdown); with ``autostart``
+(default) it configures and activates itself once spinning.  Configuring validates every
+parameter, builds the `Monitor`, compiles the kernels (warm-up) and creates the topics;
+activating starts the tick and diagnostics timers.  Callbacks only convert messages and call
+the monitor.
+"""
+
+from collections import deque
+import dataclasses
+import math
+import signal
+import time
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import (PolygonStamped, PoseArray, PoseStamped,
+                               PoseWithCovarianceStamped, Twist)
+from nav_msgs.msg import Odometry
+import numpy as np
+from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
+                                SetParametersResult)
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.signals import SignalHandlerOptions
+from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
+from rclpy.qos import (DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile,
+                       ReliabilityPolicy)
+from std_msgs.msg import Header
+from std_srvs.srv import SetBool
+from visualization_msgs.msg import MarkerArray
+
+from .config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
+                     GLOBAL_PARAMETERS, parse_ignore_pairs, SOURCE_PARAMETERS, source_names)
+from .messages import (contacts_array, health_status, markers_array, polygon_points,
+                       pose_array_rows, pose_fields, stamp_seconds, state_array,
+                       warnings_array)
+from .monitor import Monitor
+
+# QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
+# state are latched for late joiners.
+POSE_QOS = qos_profile_sensor_data
+OUTPUT_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                        history=HistoryPolicy.KEEP_LAST)
+LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                         history=HistoryPolicy.KEEP_LAST)
+COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         history=HistoryPolicy.KEEP_LAST)
+
+POSE_MESSAGES = {
+    'geometry_msgs/PoseStamped': PoseStamped,
+    'geometry_msgs/PoseWithCovarianceStamped': PoseWithCovarianceStamped,
+    'nav_msgs/Odometry': Odometry,
+}
+RUNTIME = tuple(p.name for p in GLOBAL_PARAMETERS if not p.read_only)
+
+
+def _descriptor(param):
+    d = ParameterDescriptor(description=param.description, read_only=param.read_only)
+    if param.range is not None:
+        lo, hi = param.range
+        if isinstance(param.default, int) and not isinstance(param.default, bool):
+            d.integer_range = [IntegerRange(from_value=lo, to_value=hi, step=0)]
+        else:
+            d.floating_point_range = [FloatingPointRange(from_value=float(lo),
+                                                         to_value=float(hi), step=0.0)]
+    return d
+
+
+class CollisionMonitorNode(LifecycleNode):
+    """Collision monitor lifecycle node (see the package README for topics and parameters)."""
+
+    def __init__(self, **kwargs):
+        super().__init__('collision_monitor', **kwargs)
+        for p in GLOBAL_PARAMETERS:
+            self.declare_parameter(p.name, p.default, _descriptor(p))
+        self.monitor = None
+        self._entities = []
+        self._timers = []
+        self._tick_times = deque(maxlen=1000)
+        self._overruns = 0
+        self._ticks = 0
+        self._body_state = {}
+        self._cmd = None
+        self._cmd_time = -math.inf
+        self._cmd_stale = True
+        self._gate_scale = 0.0
+        self.add_on_set_parameters_callback(self._validate_parameters)
+        self.add_post_set_parameters_callback(self._apply_parameters)
+        if self.get_parameter('autostart').value:
+            self._autostart = self.create_timer(0.0, self._start)
+
+    # lifecycle -----------------------------------------------------------------------------
+    def _start(self):
+        self.destroy_timer(self._autostart)
+        if self.trigger_configure() == TransitionCallbackReturn.SUCCESS:
+            self.trigger_activate()
+
+    def on_configure(self, state):
+        """Validate parameters, build the monitor, compile kernels, create topics."""
+        try:
+            config = self._read_config()
+        except ValueError as err:
+            self.get_logger().error(f'invalid parameters: {err}')
+            return TransitionCallbackReturn.FAILURE
+        started = time.perf_counter()
+        self.monitor = Monitor(config)
+        self.monitor.warmup()
+        self.get_logger().info(
+            f'{len(config.bodies)} bodies, kernels ready in '
+            f'{time.perf_counter() - started:.2f} s')
+        self._create_interfaces(config)
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state):
+        """Start ticking."""
+        period = 1.0 / self.monitor.config.tick_rate
+        self._timers = [self.create_timer(period, self._tick),
+                        self.create_timer(1.0, self._publish_health)]
+        result = super().on_activate(state)
+        self.get_logger().info(f'active: ticking at {self.monitor.config.tick_rate:g} Hz')
+        return result
+
+    def on_deactivate(self, state):
+        """Stop ticking; the gate's output goes to zero first."""
+        self._stop_command()
+        for t in self._timers:
+            self.destroy_timer(t)
+        self._timers = []
+        return super().on_deactivate(state)
+
+    def on_cleanup(self, state):
+        """Drop the topics and the monitor."""
+        self._destroy_interfaces()
+        self.monitor = None
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state):
+        """Zero the gate's output while the context is still valid."""
+        self._stop_command()
+        self._destroy_interfaces()
+        return TransitionCallbackReturn.SUCCESS
+
+    # parameters ----------------------------------------------------------------------------
+    def _read_config(self):
+        values = {p.name: self.get_parameter(p.name).value for p in GLOBAL_PARAMETERS}
+        names = body_names(values['bodies'])
+        body_values = {n: self._declare_group(n, BODY_PARAMETERS) for n in names}
+        source_values = {s: self._declare_group(s, SOURCE_PARAMETERS)
+                         for s in source_names(values['sources'])}
+        return build_config(values, body_values, source_values)
+
+    def _declare_group(self, prefix, params):
+        out = {}
+        for p in params:
+            name = f'{prefix}.{p.name}'
+            if not self.has_parameter(name):
+                self.declare_parameter(name, p.default, _descriptor(p))
+            out[p.name] = self.get_parameter(name).value
+        return out
+
+    def _validate_parameters(self, params):
+        values = {p.name: p.value for p in params if p.name in RUNTIME}
+        merged = {n: self.get_parameter(n).value for n in RUNTIME}
+        merged.update(values)
+        try:
+            check_runtime(merged)
+            if self.monitor is not None and 'ignore_pairs' in values:
+                parse_ignore_pairs(values['ignore_pairs'], set(self.monitor.names))
+        except ValueError as err:
+            return SetParametersResult(successful=False, reason=str(err))
+        return SetParametersResult(successful=True)
+
+    def _apply_parameters(self, params):
+        if self.monitor is None:
+            return
+        changes = {p.name: p.value for p in params if p.name in RUNTIME}
+        if not changes:
+            return
+        cfg = self.monitor.config
+        gate = cfg.gate
+        gate = dataclasses.replace(
+            gate,
+            stop_time=float(changes.get('gate.stop_time', gate.stop_time)),
+            slowdown_time=float(changes.get('gate.slowdown_time', gate.slowdown_time)),
+            cmd_timeout=float(changes.get('gate.cmd_timeout', gate.cmd_timeout)))
+        ignore = cfg.ignore_pairs
+        if 'ignore_pairs' in changes:
+            ignore = parse_ignore_pairs(changes['ignore_pairs'], set(self.monitor.names))
+        plain = {k: changes[k] for k in ('horizon', 'predictor', 'pose_timeout',
+                                         'history_window', 'trigger_ticks', 'release_ticks')
+                 if k in changes}
+        self.monitor.apply_runtime(dataclasses.replace(cfg, gate=gate, ignore_pairs=ignore,
+                                                       **plain))
+        self.get_logger().info(f'parameters changed: {sorted(changes)}')
+
+    # interfaces ----------------------------------------------------------------------------
+    def _create_interfaces(self, config):
+        pub = self.create_lifecycle_publisher
+        self._pub_contacts = pub(DiagnosticArray, '~/contacts', OUTPUT_QOS)
+        self._pub_warnings = pub(DiagnosticArray, '~/warnings', OUTPUT_QOS)
+        self._pub_markers = pub(MarkerArray, '~/markers', OUTPUT_QOS)
+        self._pub_state = pub(DiagnosticArray, '~/state', LATCHED_QOS)
+        self._pub_health = pub(DiagnosticArray, '/diagnostics', OUTPUT_QOS)
+        self._pub_cmd = None
+        subs = []
+        for k, body in enumerate(config.bodies):
+            if body.pose_topic:
+                msg_type = POSE_MESSAGES[body.pose_type]
+                subs.append(self.create_subscription(
+                    msg_type, body.pose_topic, self._pose_callback(k, body.pose_type), POSE_QOS))
+            if body.footprint_topic:
+                subs.append(self.create_subscription(
+                    PolygonStamped, body.footprint_topic, self._footprint_callback(k),
+                    LATCHED_QOS))
+        for source in config.sources:
+            subs.append(self.create_subscription(
+                PoseArray, source.topic, self._bulk_callback(source.name), POSE_QOS))
+        if config.gate.enabled:
+            self._pub_cmd = pub(Twist, '~/cmd_vel_out', COMMAND_QOS)
+            subs.append(self.create_subscription(Twist, '~/cmd_vel_in', self._on_command,
+                                                 COMMAND_QOS))
+        self._inputs = subs
+        self._service = self.create_service(SetBool, '~/enable', self._on_enable)
+
+    def _destroy_interfaces(self):
+        for sub in getattr(self, '_inputs', []):
+            self.destroy_subscription(sub)
+        self._inputs = []
+        for name in ('_pub_contacts', '_pub_warnings', '_pub_markers', '_pub_state',
+                     '_pub_health', '_pub_cmd'):
+            p = getattr(self, name, None)
+            if p is not None:
+                self.destroy_lifecycle_publisher(p)
+            setattr(self, name, None)
+        if getattr(self, '_service', None) is not None:
+            self.destroy_service(self._service)
+            self._service = None
+
+    # callbacks -----------------------------------------------------------------------------
+    def _now(self):
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _stamp(self, header, now):
+        t = stamp_seconds(header.stamp)
+        return t if t > 0.0 else now  # unstamped publishers: time of arrival
+
+    def _pose_callback(self, k, pose_type):
+        def callback(msg):
+            now = self._now()
+            pose = msg.pose.pose if pose_type != 'geometry_msgs/PoseStamped' else msg.pose
+            reason = self.monitor.pose(k, self._stamp(msg.header, now), msg.header.frame_id,
+                                       *pose_fields(pose), now)
+            if reason is None and pose_type == 'nav_msgs/Odometry':
+                tw = msg.twist.twist
+                self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)
+            self._note(self.monitor.names[k], reason, msg.header.frame_id)
+        return callback
+
+    def _bulk_callback(self, source):
+        def callback(msg):
+            now = self._now()
+            refused = self.monitor.bulk(source, self._stamp(msg.header, now),
+                                        msg.header.frame_id, pose_array_rows(msg), now)
+            seen = set()
+            for b, reason in refused:
+                name = source if b < 0 else self.monitor.names[b]
+                seen.add(name)
+                self._note(name, reason, msg.header.frame_id)
+            for b in self.monitor.sources[source]:
+                if self.monitor.names[b] not in seen:
+                    self._note(self.monitor.names[b], None, '')
+        return callback
+
+    def _footprint_callback(self, k):
+        def callback(msg):
+            error = self.monitor.footprint(k, polygon_points(msg))
+            name = self.monitor.names[k]
+            if error:
+                self.get_logger().warn(f'footprint of {name!r} refused: {error}')
+            else:
+                self.get_logger().info(f'footprint of {name!r} updated '
+                                       f'({len(msg.polygon.points)} vertices)')
+        return callback
+
+    def _note(self, name, reason, frame):
+        """Log a body's input state when it changes (once per change, not per message)."""
+        previous = self._body_state.get(name)
+        self._body_state[name] = reason
+        if reason != previous and reason is not None:
+            detail = (f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
+                      if reason == 'wrong frame' else '')
+            self.get_logger().warn(f'pose of {name!r} rejected: {reason}{detail}')
+        elif reason is None and previous is not None:
+            self.get_logger().info(f'pose of {name!r} accepted again')
+
+    def _on_enable(self, request, response):
+        self.monitor.enabled = bool(request.data)
+        response.success = True
+        response.message = 'monitoring ' + ('enabled' if request.data else 'disabled')
+        self.get_logger().info(response.message)
+        return response
+
+    def _on_command(self, msg):
+        self._cmd = msg
+        self._cmd_time = time.monotonic()
+        self._cmd_stale = False
+        self._publish_command()
+
+    def _publish_command(self):
+        if self._pub_cmd is None or self._cmd is None:
+            return
+        s = self._gate_scale
+        out = Twist()
+        out.linear.x, out.linear.y, out.linear.z = (self._cmd.linear.x * s,
+                                                    self._cmd.linear.y * s,
+                                                    self._cmd.linear.z * s)
+        out.angular.x, out.angular.y, out.angular.z = (self._cmd.angular.x * s,
+                                                       self._cmd.angular.y * s,
+                                                       self._cmd.angular.z * s)
+        self._pub_cmd.publish(out)
+
+    def _stop_command(self):
+        if getattr(self, '_pub_cmd', None) is not None and self._pub_cmd.is_activated:
+            self._pub_cmd.publish(Twist())
+
+    # ticks ---------------------------------------------------------------------------------
+    def _tick(self):
+        started = time.perf_counter()
+        now = self._now()
+        monitor = self.monitor
+        report = monitor.tick(now)
+        if report.clock_jumped:
+            self.get_logger().warn('clock jumped backwards: pose histories reset')
+        header = Header(frame_id=monitor.config.frame_id)
+        header.stamp = self.get_clock().now().to_msg()
+        names = monitor.names
+        self._pub_contacts.publish(contacts_array(report, names, header))
+        self._pub_warnings.publish(warnings_array(report, names, header))
+        if report.state_changed:
+            self._pub_state.publish(state_array(report, names, header))
+        if self._pub_markers.get_subscription_count() > 0:
+            self._pub_markers.publish(markers_array(report, monitor.world, names, header))
+        self._gate_scale = report.gate_scale
+        if self._pub_cmd is not None:
+            cmd_age = time.monotonic() - self._cmd_time
+            if cmd_age > monitor.config.gate.cmd_timeout and not self._cmd_stale:
+                self._cmd_stale = True
+                self._pub_cmd.publish(Twist())
+        elapsed = time.perf_counter() - started
+        self._tick_times.append(elapsed)
+        self._ticks += 1
+        if elapsed > 1.0 / monitor.config.tick_rate:
+            self._overruns += 1
+
+    def _publish_health(self):
+        m = self.monitor
+        times = np.array(self._tick_times) * 1e3 if self._tick_times else np.zeros(1)
+        self._tick_times.clear()
+        active, stale, rejected = m.health()
+        level = DiagnosticStatus.WARN if stale or not m.enabled else DiagnosticStatus.OK
+        stats = {
+            'level': level,
+            'message': ('disabled' if not m.enabled else
+                        f'{active} active, {stale} stale'),
+            'ticks': self._ticks, 'overruns': self._overruns,
+            'tick_ms_p50': f'{np.percentile(times, 50):.3f}',
+            'tick_ms_p99': f'{np.percentile(times, 99):.3f}',
+            'tick_ms_max': f'{times.max():.3f}',
+            'bodies': len(m.names), 'active_bodies': active, 'stale_bodies': stale,
+            'rejected_total': sum(rejected.values()),
+        }
+        stats.update({f'rejected: {k}': v for k, v in sorted(rejected.items())})
+        header = Header()
+        header.stamp = self.get_clock().now().to_msg()
+        self._pub_health.publish(DiagnosticArray(
+            header=header, status=[health_status(f'{self.get_name()}: monitor', stats)]))
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(args=None):
+    """Run the node until SIGINT or SIGTERM; then zero the gate's output and exit cleanly.
+
+    rclpy's own signal handler would shut the context down before we could publish the final
+    zero command, so SIGINT and SIGTERM raise KeyboardInterrupt here instead.
+    """
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    node = CollisionMonitorNode()
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if rclpy.ok():
+            node._stop_command()
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()
