@@ -40,7 +40,7 @@ def yaw_from_quaternion(qx, qy, qz, qw):
     """Yaw (rad) of a quaternion, the z-rotation of its ZYX Euler angles; arrays allowed.
 
     ``atan2(2 (w z + x y), 1 - 2 (y^2 + z^2))`` after normalisation: the same angle as
-    ``transforms3d.euler.quat2euler(q, 'szyx')[0]``, vectorised.
+    ``transforms3d.euler.quat2euler(q, 'sxyz')[2]`` (tf's euler_from_quaternion), vectorised.
     """
     n = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
     qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n

@@ -1,0 +1,227 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The monitor's decisions without ROS: configuration, inputs, debounce, gate, staleness."""
+
+import math
+
+import numpy as np
+import pytest
+import transforms3d
+
+from collision_monitor.config import (build_config, default_values, parse_footprint)
+from collision_monitor.monitor import (Monitor, NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
+                                       yaw_from_quaternion, ZERO_QUATERNION)
+
+SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
+
+
+def body(**kw):
+    values = {'pose_topic': '', 'pose_type': 'geometry_msgs/PoseStamped', 'footprint': SQUARE,
+              'footprint_topic': '', 'static': False, 'pose': [0.0, 0.0, 0.0]}
+    values.update(kw)
+    return values
+
+
+def config(bodies, sources=None, **globals_):
+    values = default_values()
+    values.update(bodies=list(bodies), sources=list(sources or ['']))
+    values.update(globals_)
+    source_values = {}
+    for name, members in (sources or {}).items():
+        source_values[name] = {'topic': f'/{name}', 'bodies': members}
+    if isinstance(sources, dict):
+        values['sources'] = list(sources)
+    return build_config(values, bodies, source_values)
+
+
+def two_movers(**globals_):
+    return Monitor(config({'a': body(pose_topic='/a'), 'b': body(pose_topic='/b'),
+                           'wall': body(static=True, pose=[10.0, 0.0, 0.0])}, **globals_))
+
+
+def feed(m, t, poses, frame='map'):
+    """Give each named body a pose (x, y, yaw) stamped t."""
+    for name, (x, y, yaw) in poses.items():
+        assert m.pose(m.index[name], t, frame, x, y, 0.0, 0.0, math.sin(yaw / 2),
+                      math.cos(yaw / 2), t) is None
+
+
+def approach(m, t_end, dt=0.02, gap=3.0, speed=1.0):
+    """a at rest at 0, b coming from +gap at speed; tick every dt; return reports."""
+    reports = []
+    for t in np.arange(0.0, t_end, dt):
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (gap - speed * t, 0.0, 0.0)})
+        reports.append(m.tick(t))
+    return reports
+
+
+# --- configuration -----------------------------------------------------------------------------
+@pytest.mark.parametrize('text', ['[[0,0],[1,0],[0,1]]', ' [ [1e-3, -2.5E2], [3., .5] ,[0,1], ] '])
+def test_footprint_strings_parse(text):
+    assert parse_footprint(text).shape[1] == 2
+
+
+@pytest.mark.parametrize('text, message', [
+    ('__import__("os").system("true")', 'cannot parse'),
+    ('[[0,0],[1,0]]', 'at least 3'),
+    ('[[0,0],[1,1],[1,0],[0,1]]', 'crosses itself'),
+    ('[[0,0],[1,0],[nan,1]]', 'cannot parse'),
+    ('[' + ','.join(['[0,0]'] * 100) + ']', 'max_vertices'),
+])
+def test_bad_footprint_strings_are_refused(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_footprint(text, max_vertices=64)
+
+
+@pytest.mark.parametrize('change, message', [
+    ({'horizon': -1.0}, 'horizon'),
+    ({'predictor': 'magic'}, 'predictor'),
+    ({'ignore_pairs': ['a|nobody']}, 'ignore_pairs'),
+    ({'gate.enabled': True, 'gate.body': 'nobody'}, 'gate.body'),
+    ({'gate.stop_time': 2.0, 'gate.slowdown_time': 1.0}, 'slowdown_time'),
+])
+def test_bad_parameters_name_themselves(change, message):
+    with pytest.raises(ValueError, match=message):
+        config({'a': body(pose_topic='/a')}, **change)
+
+
+def test_body_needs_exactly_one_pose_source():
+    with pytest.raises(ValueError, match='exactly one'):
+        config({'a': body()})
+    with pytest.raises(ValueError, match='exactly one'):
+        config({'a': body(pose_topic='/a', static=True)})
+
+
+# --- quaternions -------------------------------------------------------------------------------
+@pytest.mark.parametrize('seed', range(5))
+def test_yaw_matches_transforms3d(seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(50, 4))  # (w, x, y, z), not normalised
+    expected = [transforms3d.euler.quat2euler(v / np.linalg.norm(v), 'sxyz')[2] for v in q]
+    got = yaw_from_quaternion(q[:, 1], q[:, 2], q[:, 3], q[:, 0])
+    assert np.allclose(np.exp(1j * got), np.exp(1j * np.array(expected)))
+
+
+# --- inputs --------------------------------------------------------------------------------------
+def test_bad_poses_are_rejected_with_their_reason_and_others_continue():
+    m = two_movers()
+    a, b = m.index['a'], m.index['b']
+    assert m.pose(a, 0.0, 'odom', 0, 0, 0, 0, 0, 1, 0.0) == WRONG_FRAME
+    assert m.pose(a, 0.0, 'map', math.nan, 0, 0, 0, 0, 1, 0.0) == NON_FINITE
+    assert m.pose(a, 0.0, 'map', 0, 0, 0, 0, 0, 0, 0.0) == ZERO_QUATERNION
+    assert m.pose(a, 0.0, 'map', 0, 0, 0, 0, 0, 1, 0.0) is None
+    assert m.pose(a, -0.1, 'map', 0, 0, 0, 0, 0, 1, 0.0) == OUT_OF_ORDER
+    assert m.pose(b, 0.0, 'map', 0.5, 0, 0, 0, 0, 1, 0.0) is None
+    report = m.tick(0.0)
+    assert [(i, j) for i, j, _, _ in report.contacts] == [(a, b)]
+    assert m.rejections[('a', WRONG_FRAME)] == 1 and m.rejections[('a', OUT_OF_ORDER)] == 1
+
+
+def test_footprint_update_and_refusal():
+    m = Monitor(config({'a': body(pose_topic='/a', footprint='', footprint_topic='/fa'),
+                        'wall': body(static=True, pose=[1.5, 0.0, 0.0])}))
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0)})
+    assert m.tick(0.0).contacts == []  # no footprint yet: not monitored
+    assert 'crosses itself' in m.footprint(0, [[0, 0], [1, 1], [1, 0], [0, 1]])
+    assert m.footprint(0, [[-1.1, -0.5], [1.1, -0.5], [1.1, 0.5], [-1.1, 0.5]]) is None
+    feed(m, 0.02, {'a': (0.0, 0.0, 0.0)})
+    assert len(m.tick(0.02).contacts) == 1
+
+
+def test_bulk_source_maps_poses_to_bodies():
+    bodies = {'p': body(), 'q': body(), 'wall': body(static=True, pose=[3.0, 0.0, 0.0])}
+    m = Monitor(config(bodies, sources={'tracker': ['p', 'q']}))
+    row = [0, 0, 0, 0, 0, 0, 1]
+    assert m.bulk('tracker', 0.0, 'map', np.array([row, [2.2, 0, 0, 0, 0, 0, 1]]), 0.0) == []
+    report = m.tick(0.0)
+    assert [(m.names[i], m.names[j]) for i, j, _, _ in report.contacts] == [('q', 'wall')]
+    refused = m.bulk('tracker', 0.1, 'map', np.array([row]), 0.1)
+    assert refused[0][0] == -1  # one pose for two bodies: the whole message is refused
+    refused = m.bulk('tracker', 0.1, 'map', np.array([row, [0, 0, 0, 0, 0, 0, 0]]), 0.1)
+    assert refused == [(m.index['q'], ZERO_QUATERNION)]
+
+
+# --- ticks ---------------------------------------------------------------------------------------
+def test_warning_before_contact_with_the_right_time():
+    m = two_movers(trigger_ticks=1)
+    reports = approach(m, 1.2)
+    # b's near face reaches a's at gap - 1 = 2 m at 1 m/s: contact at t = 2.0 s
+    warned = [(r.stamp, w) for r in reports for w in r.warnings]
+    t, (i, j, fc) = warned[0]
+    assert t <= 0.1  # as soon as two poses give a velocity
+    later = [(t, w[2].time) for t, w in warned if t > 0.2]
+    assert all(abs(t + ttc - 2.0) < 1e-6 for t, ttc in later)
+
+
+def test_debounce_trigger_and_release():
+    # a 30 ms history window: the velocity is the slope of the last two poses, so predictions
+    # stop one tick after b stops and what remains is the debounce itself
+    m = two_movers(trigger_ticks=3, release_ticks=4, history_window=0.03)
+    reports = approach(m, 0.2)
+    first = next(k for k, r in enumerate(reports) if r.warnings)
+    assert first == 1 + 2  # predicted from the second pose on, warned on the third prediction
+    t = 0.18
+    warned = []
+    for _ in range(10):
+        t += 0.02
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (2.82, 0.0, 0.0)})
+        warned.append(bool(m.tick(t).warnings))
+    # b was at 2.82 at t = 0.18 already: no prediction from the first stopped tick on; the
+    # warning is held for release_ticks - 1 = 3 ticks without a prediction, then cleared
+    assert warned == [True] * 3 + [False] * 7
+
+
+def test_moving_apart_is_not_warned():
+    m = two_movers(trigger_ticks=1)
+    reports = approach(m, 0.5, speed=-1.0)
+    assert not any(r.warnings for r in reports)
+
+
+def test_ignored_pairs_are_not_reported():
+    m = two_movers(trigger_ticks=1, ignore_pairs=['b|a'])
+    reports = approach(m, 2.5)
+    assert not any(r.warnings or r.contacts for r in reports)
+
+
+def test_stale_bodies_leave_the_tick_and_are_reported():
+    m = two_movers(pose_timeout=0.1)
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    assert len(m.tick(0.05).contacts) == 1
+    feed(m, 0.2, {'a': (0.0, 0.0, 0.0)})
+    report = m.tick(0.2)
+    assert report.stale == [m.index['b']] and report.contacts == []
+    assert report.state_changed
+
+
+def test_disabled_monitor_reports_nothing():
+    m = two_movers()
+    m.enabled = False
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    assert m.tick(0.0).contacts == []
+
+
+def test_clock_jump_backwards_resets_histories():
+    m = two_movers()
+    approach(m, 0.2)
+    feed(m, 100.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    m.tick(100.0)
+    report = m.tick(1.0)
+    assert report.clock_jumped
+    assert report.contacts == [] and report.warnings == []  # nothing fresh after the reset
+
+
+def test_gate_scales_between_stop_and_slowdown():
+    bodies = {'robot': body(pose_topic='/r'), 'box': body(pose_topic='/b')}
+    m = Monitor(config(bodies, **{'gate.enabled': True, 'gate.body': 'robot',
+                                  'gate.stop_time': 0.5, 'gate.slowdown_time': 1.5,
+                                  'trigger_ticks': 1}))
+    scales = []
+    for t in np.arange(0.0, 2.2, 0.02):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (3.0 - t, 0.0, 0.0)})
+        r = m.tick(t)
+        scales.append((t, r.gate_scale))
+    # contact at t = 2: full speed until TTC = 1.5 (t = 0.5), zero from TTC = 0.5 (t = 1.5)
+    for t, s in scales[2:]:
+        ttc = 2.0 - t
+        expected = 1.0 if ttc >= 1.5 else (0.0 if ttc <= 0.5 else (ttc - 0.5) / 1.0)
+        assert s == pytest.approx(expected, abs=1e-6)
