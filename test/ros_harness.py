@@ -1,0 +1,75 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""A test-side rclpy node in a context of its own, and the node under test as a process."""
+
+import itertools
+import os
+import time
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+
+from collision_monitor.launcher import start_node, stop_node
+
+_domains = itertools.count(1)
+
+
+def fresh_domain():
+    """A ROS_DOMAIN_ID for one test process: 10..99, distinct per call in this run."""
+    return 10 + (os.getpid() * 7 + next(_domains)) % 90
+
+
+class Harness:
+    """The node under test (a child process) plus a test node talking to it over DDS."""
+
+    def __init__(self, yaml_text, tmp_path, parameters=()):
+        self.domain = fresh_domain()
+        params = tmp_path / 'params.yaml'
+        params.write_text(yaml_text)
+        self.log_path = tmp_path / 'node.log'
+        self.proc = start_node(params, self.domain, parameters, self.log_path)
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=self.domain)
+        self.node = rclpy.create_node('harness', context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.exit_code = None
+
+    def record(self, msg_type, topic, qos=10):
+        """Subscribe and return the list the messages go into, as (monotonic time, msg)."""
+        got = []
+        self.node.create_subscription(msg_type, topic,
+                                      lambda m: got.append((time.monotonic(), m)), qos)
+        return got
+
+    def spin_until(self, predicate, timeout, each=None, period=0.02):
+        """Spin (calling `each()` every `period`) until predicate() or timeout; return it."""
+        end = time.monotonic() + timeout
+        next_call = time.monotonic()
+        while time.monotonic() < end:
+            if each is not None and time.monotonic() >= next_call:
+                each()
+                next_call += period
+            self.executor.spin_once(timeout_sec=0.005)
+            if predicate():
+                return True
+            assert self.proc.poll() is None, f'node died: {self.log()}'
+        return predicate()
+
+    def spin_for(self, seconds, each=None, period=0.02):
+        """Spin for a while, calling `each()` every `period`."""
+        self.spin_until(lambda: False, seconds, each, period)
+
+    def now(self):
+        """The test node's clock as a builtin_interfaces/Time."""
+        return self.node.get_clock().now().to_msg()
+
+    def log(self):
+        """The node's output so far."""
+        return self.log_path.read_text() if self.log_path.exists() else ''
+
+    def close(self):
+        """Stop both; remember the node's exit code."""
+        self.exit_code = stop_node(self.proc)
+        self.node.destroy_node()
+        rclpy.shutdown(context=self.context)

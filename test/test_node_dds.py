@@ -1,0 +1,286 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The node over real DDS: a child process, talked to by a test node in its own domain."""
+
+import math
+import time
+
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import (Point32, PolygonStamped, Pose, PoseArray, PoseStamped, Twist)
+from lifecycle_msgs.msg import Transition
+from lifecycle_msgs.srv import ChangeState, GetState
+from nav_msgs.msg import Odometry
+import pytest
+from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+from rcl_interfaces.srv import SetParameters
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from std_srvs.srv import SetBool
+from visualization_msgs.msg import MarkerArray
+
+from ros_harness import Harness
+
+pytestmark = pytest.mark.ros
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+SENSOR = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
+SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
+
+PARAMS = f"""
+collision_monitor:
+  ros__parameters:
+    frame_id: map
+    tick_rate: 50.0
+    horizon: 2.0
+    pose_timeout: 0.3
+    trigger_ticks: 2
+    release_ticks: 5
+    ignore_pairs: ["p|q"]
+    bodies: [a, b, c, wall, p, q, r]
+    sources: [tracker]
+    a: {{pose_topic: /t/a, footprint: {SQUARE}}}
+    b: {{pose_topic: /t/b, pose_type: nav_msgs/Odometry, footprint: {SQUARE}}}
+    c: {{pose_topic: /t/c, footprint_topic: /t/c_footprint}}
+    wall: {{static: true, pose: [20.0, 0.0, 0.0], footprint: {SQUARE}}}
+    p: {{footprint: {SQUARE}}}
+    q: {{footprint: {SQUARE}}}
+    r: {{footprint: {SQUARE}}}
+    tracker: {{topic: /t/tracker, bodies: [p, q, r]}}
+    gate: {{enabled: true, body: a, stop_time: 0.5, slowdown_time: 1.5, cmd_timeout: 0.5}}
+"""
+
+
+def pose_stamped(h, x, y, yaw=0.0, frame='map', stamp=None):
+    msg = PoseStamped()
+    msg.header.frame_id = frame
+    msg.header.stamp = stamp or h.now()
+    msg.pose.position.x, msg.pose.position.y = float(x), float(y)
+    msg.pose.orientation.z, msg.pose.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+    return msg
+
+
+def odometry(h, x, y, vx):
+    msg = Odometry()
+    msg.header.frame_id = 'map'
+    msg.header.stamp = h.now()
+    msg.pose.pose.position.x, msg.pose.pose.position.y = float(x), float(y)
+    msg.pose.pose.orientation.w = 1.0
+    msg.twist.twist.linear.x = float(vx)
+    return msg
+
+
+def pose_array(h, xys):
+    msg = PoseArray()
+    msg.header.frame_id = 'map'
+    msg.header.stamp = h.now()
+    for x, y in xys:
+        p = Pose()
+        p.position.x, p.position.y = float(x), float(y)
+        p.orientation.w = 1.0
+        msg.poses.append(p)
+    return msg
+
+
+def statuses(records, name=None):
+    return [(t, s) for t, m in records for s in m.status if name is None or s.name == name]
+
+
+def values(status):
+    return {kv.key: kv.value for kv in status.values}
+
+
+@pytest.fixture(scope='module')
+def harness(tmp_path_factory):
+    h = Harness(PARAMS, tmp_path_factory.mktemp('node'))
+    state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
+    assert h.spin_until(lambda: state, 60.0), f'node not active:\n{h.log()}'
+    yield h
+    h.close()
+    assert h.exit_code == 0, h.log()
+
+
+def test_warns_before_the_contact_then_reports_it(harness):
+    """b (odometry, 1 m/s) approaches a: the warning comes at once, then the contact."""
+    h = harness
+    warnings = h.record(DiagnosticArray, '/collision_monitor/warnings')
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    markers = h.record(MarkerArray, '/collision_monitor/markers')
+    health = h.record(DiagnosticArray, '/diagnostics')
+    pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
+    pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
+    start = time.monotonic()
+    gap = 2.5  # faces 1.5 m apart: contact 1.5 s after start
+
+    def publish():
+        t = time.monotonic() - start
+        pub_a.publish(pose_stamped(h, 0.0, 0.0))
+        pub_b.publish(odometry(h, gap - t, 0.2, -1.0))
+
+    assert h.spin_until(lambda: statuses(contacts, 'a|b'), 4.0, publish), h.log()
+    first_pose = start
+    t_warn, warn = statuses(warnings, 'a|b')[0]
+    latency = t_warn - first_pose
+    assert latency < 0.3  # inevitable from the first pose: warned within a few ticks
+    predicted_contact = t_warn - start + float(values(warn)['time_to_collision'])
+    assert predicted_contact == pytest.approx(1.5, abs=0.08)
+    t_contact, contact = statuses(contacts, 'a|b')[0]
+    assert t_contact - start == pytest.approx(1.5, abs=0.15)
+    kv = values(contact)
+    assert kv['classification'] == 'edge_edge'  # offset 0.2: one corner of each inside the other
+    assert kv['normal'].startswith('[1, 0]') or kv['normal'].startswith('[1, -0]')
+    # no other pair was ever warned (false-warning check)
+    assert {s.name for _, s in statuses(warnings)} == {'a|b'}
+    h.spin_for(1.2, publish)
+    kinds = {m.ns for _, arr in markers for m in arr.markers}
+    assert {'footprints', 'contact_points', 'contact_normals'} <= kinds
+    ours = [s for _, s in statuses(health) if s.name.endswith('monitor')]
+    assert ours and int(values(ours[-1])['ticks']) > 0
+
+
+def test_bad_input_is_rejected_and_logged_while_others_are_monitored(harness):
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    health = h.record(DiagnosticArray, '/diagnostics')
+    pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
+    pub_c = h.node.create_publisher(PoseStamped, '/t/c', SENSOR)
+    pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
+    old = h.now()
+    garbage = [pose_stamped(h, math.nan, 0.0), pose_stamped(h, 0.0, 0.0, frame='odom'),
+               pose_stamped(h, 1.0, 1.0, stamp=old)]
+    zero_q = pose_stamped(h, 0.0, 0.0)
+    zero_q.pose.orientation.w = 0.0
+    garbage.append(zero_q)
+    k = [0]
+
+    def publish():
+        pub_a.publish(pose_stamped(h, 0.0, 0.0))
+        pub_b.publish(odometry(h, 0.6, 0.0, 0.0))
+        pub_c.publish(garbage[k[0] % len(garbage)])
+        k[0] += 1
+
+    h.spin_for(2.5, publish)
+    log = h.log()
+    for reason in ('non-finite pose', 'wrong frame', 'zero quaternion', 'out-of-order stamp'):
+        assert f"pose of 'c' rejected: {reason}" in log
+    assert log.count("pose of 'c' rejected: wrong frame (frame 'odom', expected 'map')") >= 1
+    assert statuses(contacts, 'a|b')  # the valid pair kept being monitored
+    last = values([s for _, s in statuses(health) if s.name.endswith('monitor')][-1])
+    assert int(last['rejected_total']) >= 4 and int(last['rejected: wrong frame']) >= 1
+
+
+def test_footprint_topic_registers_the_body(harness):
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub_c = h.node.create_publisher(PoseStamped, '/t/c', SENSOR)
+    pub_fp = h.node.create_publisher(PolygonStamped, '/t/c_footprint', LATCHED)
+    h.spin_for(0.5, lambda: pub_c.publish(pose_stamped(h, 19.0, 0.0)))
+    assert not statuses(contacts, 'c|wall')  # no footprint yet
+    fp = PolygonStamped()
+    fp.header.frame_id = 'c'
+    fp.polygon.points = [Point32(x=x, y=y) for x, y in
+                         ((-0.6, -0.3), (0.6, -0.3), (0.6, 0.3), (-0.6, 0.3))]
+    pub_fp.publish(fp)
+    assert h.spin_until(lambda: statuses(contacts, 'c|wall'), 3.0,
+                        lambda: pub_c.publish(pose_stamped(h, 19.0, 0.0)))
+    assert "footprint of 'c' updated (4 vertices)" in h.log()
+
+
+def test_bulk_source_ignore_pairs_and_stale_bodies(harness):
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
+    pub = h.node.create_publisher(PoseArray, '/t/tracker', SENSOR)
+    # p and q overlap (ignored pair), r overlaps q
+    h.spin_for(1.0, lambda: pub.publish(pose_array(h, [(40, 0), (40.5, 0), (41.2, 0)])))
+    names = {s.name for _, s in statuses(contacts)}
+    assert 'q|r' in names and 'p|q' not in names
+    # the tracker stops: p, q and r go stale
+    assert h.spin_until(lambda: any(s.level == s.STALE and s.name == 'r'
+                                    for _, s in statuses(state)), 2.0)
+
+
+def test_gate_scales_and_stops(harness):
+    h = harness
+    out = h.record(Twist, '/collision_monitor/cmd_vel_out')
+    cmd = h.node.create_publisher(Twist, '/collision_monitor/cmd_vel_in', 10)
+    pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
+    pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
+    start = time.monotonic()
+
+    def publish():
+        t = time.monotonic() - start
+        pub_a.publish(pose_stamped(h, 60.0, 0.0))
+        pub_b.publish(odometry(h, 64.0 - t, 0.0, -1.0))  # contact at t = 3
+        twist = Twist()
+        twist.linear.x = 1.0
+        cmd.publish(twist)
+
+    h.spin_for(3.2, publish)
+    samples = [(t - start, m.linear.x) for t, m in out]
+    early = [v for t, v in samples if 0.3 < t < 1.3]   # TTC > 1.7 s: full speed
+    mid = [v for t, v in samples if 2.0 < t < 2.3]     # TTC 0.7 .. 1.0 s: slowed
+    late = [v for t, v in samples if 2.7 < t]          # TTC < 0.3 s or contact: stopped
+    assert early and min(early) == pytest.approx(1.0)
+    assert mid and all(0.05 < v < 0.6 for v in mid)
+    assert late and max(late) == 0.0
+
+
+def test_enable_service_and_runtime_parameters(harness):
+    h = harness
+    enable = h.node.create_client(SetBool, '/collision_monitor/enable')
+    params = h.node.create_client(SetParameters, '/collision_monitor/set_parameters')
+    assert enable.wait_for_service(5.0) and params.wait_for_service(5.0)
+
+    def call(client, request):
+        future = client.call_async(request)
+        assert h.spin_until(future.done, 5.0)
+        return future.result()
+
+    assert call(enable, SetBool.Request(data=False)).success
+    assert call(enable, SetBool.Request(data=True)).message == 'monitoring enabled'
+    bad = Parameter(name='horizon', value=ParameterValue(type=ParameterType.PARAMETER_DOUBLE,
+                                                         double_value=-1.0))
+    good = Parameter(name='horizon', value=ParameterValue(type=ParameterType.PARAMETER_DOUBLE,
+                                                          double_value=3.0))
+    frozen = Parameter(name='frame_id', value=ParameterValue(
+        type=ParameterType.PARAMETER_STRING, string_value='odom'))
+    results = call(params, SetParameters.Request(parameters=[bad])).results
+    assert not results[0].successful
+    results = call(params, SetParameters.Request(parameters=[good])).results
+    assert results[0].successful
+    assert not call(params, SetParameters.Request(parameters=[frozen])).results[0].successful
+
+
+def test_lifecycle_transitions(tmp_path):
+    h = Harness(PARAMS, tmp_path, parameters=['autostart:=false'])
+    try:
+        change = h.node.create_client(ChangeState, '/collision_monitor/change_state')
+        get = h.node.create_client(GetState, '/collision_monitor/get_state')
+        assert change.wait_for_service(30.0)
+        contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+
+        def transition(tid):
+            future = change.call_async(ChangeState.Request(transition=Transition(id=tid)))
+            assert h.spin_until(future.done, 30.0)
+            return future.result().success
+
+        def state():
+            future = get.call_async(GetState.Request())
+            assert h.spin_until(future.done, 5.0)
+            return future.result().current_state.label
+
+        assert state() == 'unconfigured'
+        assert transition(Transition.TRANSITION_CONFIGURE) and state() == 'inactive'
+        h.spin_for(0.3)
+        assert not contacts  # inactive: no ticks
+        assert transition(Transition.TRANSITION_ACTIVATE) and state() == 'active'
+        assert h.spin_until(lambda: contacts, 3.0)
+        assert transition(Transition.TRANSITION_DEACTIVATE) and state() == 'inactive'
+        h.spin_for(0.2)
+        n = len(contacts)
+        h.spin_for(0.3)
+        assert len(contacts) == n
+        assert transition(Transition.TRANSITION_CLEANUP) and state() == 'unconfigured'
+    finally:
+        h.close()
+    assert h.exit_code == 0
