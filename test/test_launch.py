@@ -1,0 +1,77 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""launch_testing test of the launch file (runs where ROS 2 is fully installed).
+
+Starts ``collision_monitor.launch.py`` with the example parameters, publishes two poses that
+overlap, and waits for the contact; after shutdown, checks the exit code.  Where
+``launch_testing`` is not installed (plain PyPI wheels), pytest skips this module.
+"""
+
+import os
+import time
+import unittest
+
+import pytest
+
+launch_testing = pytest.importorskip('launch_testing')
+pytest.importorskip('launch_ros')
+
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+from geometry_msgs.msg import PoseStamped  # noqa: E402
+from launch import LaunchDescription  # noqa: E402
+from launch.actions import IncludeLaunchDescription  # noqa: E402
+from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
+import launch_testing.actions  # noqa: E402
+import launch_testing.asserts  # noqa: E402
+import rclpy  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+@pytest.mark.launch_test
+def generate_test_description():
+    """The package's launch file with its example parameters."""
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    launch_file = os.path.join(ROOT, 'launch', 'collision_monitor.launch.py')
+    return LaunchDescription([
+        IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(launch_file),
+            launch_arguments={'params_file': os.path.join(ROOT, 'config',
+                                                          'collision_monitor.yaml')}.items()),
+        launch_testing.actions.ReadyToTest(),
+    ])
+
+
+class TestContact(unittest.TestCase):
+    """The robot placed on the shelf is reported in contact."""
+
+    def test_contact_reported(self):
+        rclpy.init()
+        node = rclpy.create_node('launch_test_probe')
+        got = []
+        node.create_subscription(DiagnosticArray, '/collision_monitor/contacts',
+                                 lambda m: got.extend(s.name for s in m.status), 10)
+        pub = node.create_publisher(PoseStamped, '/cart/pose', 10)
+        end = time.monotonic() + 30.0
+        try:
+            while time.monotonic() < end and 'cart|shelf' not in got:
+                msg = PoseStamped()
+                msg.header.frame_id = 'map'
+                msg.header.stamp = node.get_clock().now().to_msg()
+                msg.pose.position.x, msg.pose.position.y = 4.0, 2.5
+                msg.pose.orientation.w = 1.0
+                pub.publish(msg)
+                rclpy.spin_once(node, timeout_sec=0.05)
+        finally:
+            node.destroy_node()
+            rclpy.shutdown()
+        self.assertIn('cart|shelf', got)
+
+
+@launch_testing.post_shutdown_test()
+class TestExit(unittest.TestCase):
+    """The node exits cleanly."""
+
+    def test_exit_code(self, proc_info):
+        launch_testing.asserts.assertExitCodes(proc_info)
