@@ -23,7 +23,7 @@ ROS_WHEELS = [
 setup(
     name=PACKAGE,
     version='0.1.0',
-    packages=find_packages(exclude=['test', 'test.*']),
+    packages=find_packages(exclude=['test', 'test.*', 'benchmarks', 'benchmarks.*']),
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
         (f'share/{PACKAGE}', ['package.xml']),
@@ -34,7 +34,7 @@ setup(
     install_requires=['setuptools', 'numpy>=1.24', 'numba>=0.58'],
     extras_require={
         'ros': ROS_WHEELS,
-        'test': ['pytest', 'hypothesis', 'scipy', 'shapely>=2'],
+        'test': ['pytest', 'hypothesis', 'scipy', 'shapely>=2', 'colcon-common-extensions'],
         'demo': ['matplotlib'],
         'bench': ['shapely>=2', 'pymunk', 'box2d', 'python-fcl', 'matplotlib', 'tqdm'],
     },
