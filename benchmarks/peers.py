@@ -68,8 +68,9 @@ class Pymunk:
         import pymunk
         self.space = pymunk.Space()
         self.bodies = []
-        for k, fp in enumerate(scene.footprints):
+        for k, (fp, (x, y, yaw)) in enumerate(zip(scene.footprints, scene.poses.tolist())):
             body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+            body.position, body.angle = (x, y), yaw
             shape = pymunk.Poly(body, [tuple(p) for p in fp], radius=0.0)
             shape.sensor = True
             shape.index = k
@@ -106,8 +107,9 @@ class Box2D_:
         self.b2 = Box2D
         self.world = Box2D.b2World(gravity=(0, 0), doSleep=False)
         self.bodies = []
-        for k, fp in enumerate(scene.footprints):
-            body = self.world.CreateDynamicBody(position=(0, 0), userData=k)
+        # created at their poses: bodies piled at the origin would make N^2 contacts at once
+        for k, (fp, (x, y, yaw)) in enumerate(zip(scene.footprints, scene.poses.tolist())):
+            body = self.world.CreateDynamicBody(position=(x, y), angle=yaw, userData=k)
             body.CreatePolygonFixture(vertices=[tuple(p) for p in fp], density=1.0,
                                       isSensor=True)
             self.bodies.append(body)

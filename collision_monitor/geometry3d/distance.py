@@ -1,0 +1,122 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Distance tests of seed 003: point-point, line-point, line-line, segment-segment.
+
+Points are float64 3-vectors (metres).  A line is a point and a direction; a segment its two
+end points.
+"""
+
+import numpy as np
+
+from .validation import as_vector
+from ..constants import DBL_EPS, jit
+
+
+@jit
+def _dot(ax, ay, az, bx, by, bz):
+    return ax * bx + ay * by + az * bz
+
+
+@jit
+def segment_distance_kernel(p1, q1, p2, q2):
+    """Closest points of segments p1-q1 and p2-q2: ``(distance, s, t)``.
+
+    The closest points are ``p1 + s (q1 - p1)`` and ``p2 + t (q2 - p2)``.  With
+    d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2, a = d1.d1, e = d2.d2, f = d2.r, c = d1.r,
+    b = d1.d2: the lines' parameters solve ``[a -b; b -e] (s, t) = (-c, -f)``; s is clamped
+    to [0, 1], t recomputed as ``(b s + f) / e`` and clamped, then s recomputed from the
+    clamped t (the clamping of the slides, in Ericson's order).  Parallel segments
+    (``a e - b^2 ~ 0``) take s = 0; zero-length segments degenerate to points.
+    """
+    d1x, d1y, d1z = q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2]
+    d2x, d2y, d2z = q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2]
+    rx, ry, rz = p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2]
+    a = _dot(d1x, d1y, d1z, d1x, d1y, d1z)
+    e = _dot(d2x, d2y, d2z, d2x, d2y, d2z)
+    f = _dot(d2x, d2y, d2z, rx, ry, rz)
+    tiny = DBL_EPS * DBL_EPS
+    if a <= tiny and e <= tiny:
+        s = 0.0
+        t = 0.0
+    elif a <= tiny:
+        s = 0.0
+        t = min(1.0, max(0.0, f / e))
+    else:
+        c = _dot(d1x, d1y, d1z, rx, ry, rz)
+        if e <= tiny:
+            t = 0.0
+            s = min(1.0, max(0.0, -c / a))
+        else:
+            b = _dot(d1x, d1y, d1z, d2x, d2y, d2z)
+            denom = a * e - b * b
+            if denom > 64.0 * DBL_EPS * a * e:
+                s = min(1.0, max(0.0, (b * f - c * e) / denom))
+            else:
+                s = 0.0
+            t = (b * s + f) / e
+            if t < 0.0:
+                t = 0.0
+                s = min(1.0, max(0.0, -c / a))
+            elif t > 1.0:
+                t = 1.0
+                s = min(1.0, max(0.0, (b - c) / a))
+    dx = rx + s * d1x - t * d2x
+    dy = ry + s * d1y - t * d2y
+    dz = rz + s * d1z - t * d2z
+    return np.sqrt(dx * dx + dy * dy + dz * dz), s, t
+
+
+def point_distance(p, q):
+    """Euclidean distance of two points."""
+    return float(np.linalg.norm(as_vector(p, 'p') - as_vector(q, 'q')))
+
+
+def line_point_distance(p, v, q):
+    """Distance from point q to the line through p along v (v need not be unit).
+
+    Seed 003: with w = q - p, ``dist = sqrt(w.w - (w.v)^2 / (v.v))``.
+    """
+    p, v, q = as_vector(p, 'p'), as_vector(v, 'v'), as_vector(q, 'q')
+    vv = v @ v
+    if vv == 0.0:
+        raise ValueError('v must be a non-zero direction')
+    w = q - p
+    return float(np.sqrt(max(0.0, w @ w - (w @ v) ** 2 / vv)))
+
+
+def line_line_closest(p0, u, q0, v):
+    """Closest points of the lines p0 + s u and q0 + t v: ``(distance, P(s_c), Q(t_c))``.
+
+    Seed 003's formulas: a = u.u, b = u.v, c = v.v, d = u.w0, e = v.w0 with w0 = p0 - q0,
+    ``s_c = (b e - c d) / (a c - b^2)``, ``t_c = (a e - b d) / (a c - b^2)``.  Parallel lines
+    (a c - b^2 ~ 0) take s_c = 0 and t_c = e / c.
+    """
+    p0, u, q0, v = (as_vector(x, n) for x, n in ((p0, 'p0'), (u, 'u'), (q0, 'q0'), (v, 'v')))
+    a, b, c = u @ u, u @ v, v @ v
+    if a == 0.0 or c == 0.0:
+        raise ValueError('u and v must be non-zero directions')
+    w0 = p0 - q0
+    d, e = u @ w0, v @ w0
+    den = a * c - b * b
+    if den <= 64.0 * DBL_EPS * a * c:
+        sc, tc = 0.0, e / c
+    else:
+        sc, tc = (b * e - c * d) / den, (a * e - b * d) / den
+    ps, qt = p0 + sc * u, q0 + tc * v
+    return float(np.linalg.norm(ps - qt)), ps, qt
+
+
+def segment_distance(p1, q1, p2, q2):
+    """Closest points of the segments p1-q1 and p2-q2.
+
+    Returns
+    -------
+    distance : float
+    c1, c2 : (3,) float64
+        The closest points on each segment (one of the pairs when they are not unique, as
+        for parallel overlapping segments).
+    """
+    p1, q1, p2, q2 = (as_vector(x, n) for x, n in ((p1, 'p1'), (q1, 'q1'), (p2, 'p2'),
+                                                  (q2, 'q2')))
+    dist, s, t = segment_distance_kernel(p1, q1, p2, q2)
+    return float(dist), p1 + s * (q1 - p1), p2 + t * (q2 - p2)

@@ -1,0 +1,218 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Baraff's separating plane and the contact manifold of two convex polyhedra (seed 004)."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .triangles import _ccw, _clip_convex, plane_basis
+from .validation import convex_mesh
+from ..constants import jit
+from ..geometry2d.point_in_polygon import point_in_convex_kernel
+from ..geometry2d.primitives import point_on_segment, segment_intersection
+
+
+class SeparatingPlane(NamedTuple):
+    """The best separating plane: ``normal . x = normal . point``, normal from a to b.
+
+    ``distance`` is the gap between a's farthest point and b's nearest along the normal:
+    positive when separated, zero when touching, minus the penetration depth otherwise.
+    ``point`` lies on the mid-plane, half the gap beyond a.  ``kind`` says where the plane
+    comes from: 'face_a', 'face_b' or 'edge_edge'.
+    """
+
+    distance: float
+    point: np.ndarray
+    normal: np.ndarray
+    kind: str
+
+
+@jit
+def _gap(va, vb, nx, ny, nz):
+    """min over b of n.x minus max over a of n.x, and that max."""
+    amax = -np.inf
+    for i in range(va.shape[0]):
+        amax = max(amax, va[i, 0] * nx + va[i, 1] * ny + va[i, 2] * nz)
+    bmin = np.inf
+    for i in range(vb.shape[0]):
+        bmin = min(bmin, vb[i, 0] * nx + vb[i, 1] * ny + vb[i, 2] * nz)
+    return bmin - amax, amax
+
+
+@jit
+def separating_plane_kernel(va, na, ea, vb, nb, eb):
+    """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
+
+    ``ea``/``eb`` are (E, 2) vertex index pairs of the edges.  Returns
+    ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face of a, 1 face of b, 2 edge-edge.
+    """
+    best = -np.inf
+    bx = by = bz = 0.0
+    bmax = 0.0
+    kind = -1
+    for f in range(na.shape[0]):
+        g, amax = _gap(va, vb, na[f, 0], na[f, 1], na[f, 2])
+        if g > best:
+            best, bmax, bx, by, bz, kind = g, amax, na[f, 0], na[f, 1], na[f, 2], 0
+    for f in range(nb.shape[0]):
+        g, amax = _gap(va, vb, -nb[f, 0], -nb[f, 1], -nb[f, 2])
+        if g > best:
+            best, bmax, bx, by, bz, kind = g, amax, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1
+    for i in range(ea.shape[0]):
+        ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
+        uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
+        uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
+        for j in range(eb.shape[0]):
+            wx = vb[eb[j, 1], 0] - vb[eb[j, 0], 0]
+            wy = vb[eb[j, 1], 1] - vb[eb[j, 0], 1]
+            wz = vb[eb[j, 1], 2] - vb[eb[j, 0], 2]
+            nx = uy * wz - uz * wy
+            ny = uz * wx - ux * wz
+            nz = ux * wy - uy * wx
+            ln = np.sqrt(nx * nx + ny * ny + nz * nz)
+            if ln <= 1e-9 * np.sqrt((ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz)):
+                continue  # parallel edges: covered by the face normals
+            nx /= ln
+            ny /= ln
+            nz /= ln
+            for sign in (1.0, -1.0):
+                g, amax = _gap(va, vb, sign * nx, sign * ny, sign * nz)
+                if g > best:
+                    best, bmax, bx, by, bz, kind = g, amax, sign * nx, sign * ny, sign * nz, 2
+    return best, bmax, bx, by, bz, kind
+
+
+def _edges(faces):
+    e = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+    e = np.sort(e, axis=1)
+    return np.ascontiguousarray(np.unique(e, axis=0))
+
+
+def separating_plane(va, fa, vb, fb):
+    """Baraff's separating plane of two convex polyhedra.
+
+    Parameters
+    ----------
+    va, vb : (n, 3) array_like
+        Vertices.
+    fa, fb : (m, 3) array_like of int
+        Triangles, CCW seen from outside.
+
+    Returns
+    -------
+    SeparatingPlane
+        Of all planes through a face of either body or spanned by an edge of a and an edge of
+        b, the one with the largest gap; the bodies are in contact when its distance is zero or
+        negative.  For intersecting bodies -distance is the penetration depth (the minimum
+        translation, by the separating axis theorem for polyhedra).
+
+    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.
+    """
+    a, fa_, na, _ = convex_mesh(va, fa, 'a')
+    b, fb_, nb, _ = convex_mesh(vb, fb, 'b')
+    gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, na, _edges(fa_), b, nb, _edges(fb_))
+    n = np.array([nx, ny, nz])
+    # a point on the mid-plane: a's support plane moved half the gap towards b
+    anchor = a[np.argmax(a @ n)]
+    point = anchor + (amax + 0.5 * gap - anchor @ n) * n
+    return SeparatingPlane(float(gap), point, n, ('face_a', 'face_b', 'edge_edge')[kind])
+
+
+def _hull2(points):
+    """Monotone-chain convex hull of 2D points, CCW, collinear points dropped."""
+    pts = sorted(set(map(tuple, np.round(points, 15))))
+    if len(pts) <= 2:
+        return [np.array(p) for p in pts]
+
+    def half(seq):
+        out = []
+        for p in seq:
+            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return [np.array(p) for p in lower[:-1] + upper[:-1]]
+
+
+def contact_manifold(va, fa, vb, fb, eps):
+    """Contact points of two convex polyhedra in contact (seed 004), or None.
+
+    Parameters
+    ----------
+    va, fa, vb, fb
+        As for `separating_plane`.
+    eps : float
+        Distance (m) from the mid-plane within which vertices count as in contact (on top of
+        half the penetration depth).
+
+    Returns
+    -------
+    None when the separating plane's gap exceeds `eps`; otherwise ``(points, normal, depth)``:
+    the contact points (k, 3) on the mid-plane, the unit normal from a to b and the
+    penetration depth (>= 0).
+
+    Notes
+    -----
+    The vertices of a and of b within ``eps + depth / 2`` of the mid-plane are projected onto
+    it (basis u, v orthogonal to the normal); the convex hull of each set is taken, the two
+    hulls are intersected (Sutherland-Hodgman), and the corners of the intersection, mapped
+    back to 3D, are the contact points.  Degenerate hulls (a vertex or an edge touching) give
+    the points of the one inside the other.
+    """
+    if not eps >= 0.0:
+        raise ValueError(f'eps must be >= 0, got {eps}')
+    plane = separating_plane(va, fa, vb, fb)
+    if plane.distance > eps:
+        return None
+    a = np.asarray(va, float)
+    b = np.asarray(vb, float)
+    n, m = plane.normal, plane.point
+    band = eps + 0.5 * max(0.0, -plane.distance)
+    u, v = plane_basis(n)
+    to2 = np.column_stack([u, v])
+    sa = (a - m) @ n
+    sb = (b - m) @ n
+    ha = _hull2((a[np.abs(sa) <= band + 1e-12] - m) @ to2)
+    hb = _hull2((b[np.abs(sb) <= band + 1e-12] - m) @ to2)
+    if len(ha) >= 3 and len(hb) >= 3:
+        pts2 = _clip_convex(_ccw(ha), _ccw(hb))
+    else:
+        small, big = (ha, hb) if len(ha) <= len(hb) else (hb, ha)
+        pts2 = _degenerate_overlap(small, big)
+    if not pts2:
+        return None
+    hull = _hull2(np.array(pts2)) if len(pts2) >= 3 else pts2
+    points = m + np.array(hull) @ to2.T
+    return points, n, max(0.0, -plane.distance)
+
+
+def _degenerate_overlap(small, big, tol=1e-9):
+    """Overlap when a hull is a point or a segment (a vertex or an edge touching)."""
+    if len(big) >= 3:
+        poly = np.ascontiguousarray(_ccw(big))
+        if len(small) == 1:
+            return small if point_in_convex_kernel(*small[0], poly, 1.0, tol) else []
+        # the segment clipped by every edge's inner half-plane
+        p, q = small
+        lo, hi = 0.0, 1.0
+        for k in range(len(poly)):
+            a, e = poly[k], poly[(k + 1) % len(poly)] - poly[k]
+            sp = e[0] * (p[1] - a[1]) - e[1] * (p[0] - a[0])
+            sq = e[0] * (q[1] - a[1]) - e[1] * (q[0] - a[0])
+            if sp < -tol and sq < -tol:
+                return []
+            if (sp < -tol) != (sq < -tol):
+                t = sp / (sp - sq)
+                lo, hi = (max(lo, t), hi) if sp < -tol else (lo, min(hi, t))
+        return [p + lo * (q - p), p + hi * (q - p)] if lo <= hi else []
+    if len(small) == 1:
+        p = small[0]
+        a, b = big[0], big[-1]
+        return small if point_on_segment(a[0], a[1], b[0], b[1], p[0], p[1], tol) else []
+    count, x0, y0, _, _, x1, y1, _, _ = segment_intersection(
+        *small[0], *small[1], *big[0], *big[-1], tol)
+    return [np.array([x0, y0]), np.array([x1, y1])][:count]

@@ -1,0 +1,315 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""3D library against independent references: scipy linprog/ConvexHull, brute force."""
+
+from hypothesis import assume, given, settings, strategies as st
+import numpy as np
+import pytest
+from scipy.optimize import linprog, minimize
+from scipy.spatial import ConvexHull
+
+from collision_monitor.geometry3d import (
+    aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
+    convex_polyhedra_intersect, facet_intersection, gjk_distance, line_line_closest,
+    line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
+    segment_distance, separating_plane, sphere_contact, spheres_overlap,
+    triangle_intersection)
+from collision_monitor.geometry3d.bounding import Sphere
+
+CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+
+
+def hull_mesh(points):
+    """Vertices and outward CCW triangles of the convex hull of points (scipy)."""
+    hull = ConvexHull(points)
+    faces = []
+    for simplex, eq in zip(hull.simplices, hull.equations):
+        a, b, c = points[simplex]
+        if np.cross(b - a, c - a) @ eq[:3] < 0:
+            simplex = simplex[[0, 2, 1]]
+        faces.append(simplex)
+    used = np.unique(hull.simplices)
+    remap = -np.ones(len(points), int)
+    remap[used] = np.arange(len(used))
+    return points[used], remap[np.array(faces)]
+
+
+CUBE = hull_mesh(CUBE_V)
+
+
+def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
+    pts = rng.normal(size=(n, 3))
+    pts = pts / np.linalg.norm(pts, axis=1)[:, None] * rng.uniform(0.5, 1.0, (n, 1))
+    return hull_mesh(pts * scale + np.asarray(centre))
+
+
+def lp_intersect(va, vb):
+    """Do the hulls meet? Feasibility of sum la_i a_i = sum lb_j b_j, la, lb in simplices."""
+    na, nb = len(va), len(vb)
+    a_eq = np.zeros((5, na + nb))
+    a_eq[:3, :na] = va.T
+    a_eq[:3, na:] = -vb.T
+    a_eq[3, :na] = 1
+    a_eq[4, na:] = 1
+    res = linprog(np.zeros(na + nb), A_eq=a_eq, b_eq=[0, 0, 0, 1, 1], bounds=(0, None),
+                  method='highs')
+    return res.status == 0
+
+
+def qp_distance(va, vb):
+    """Distance of the hulls by minimising |sum la a - sum lb b|^2 over the simplices."""
+    na, nb = len(va), len(vb)
+
+    def f(x):
+        d = x[:na] @ va - x[na:] @ vb
+        return d @ d
+
+    def grad(x):
+        d = x[:na] @ va - x[na:] @ vb
+        return np.concatenate([2 * va @ d, -2 * vb @ d])
+
+    cons = [{'type': 'eq', 'fun': lambda x: x[:na].sum() - 1},
+            {'type': 'eq', 'fun': lambda x: x[na:].sum() - 1}]
+    x0 = np.concatenate([np.full(na, 1 / na), np.full(nb, 1 / nb)])
+    res = minimize(f, x0, jac=grad, bounds=[(0, 1)] * (na + nb), constraints=cons,
+                   method='SLSQP', options={'ftol': 1e-14, 'maxiter': 500})
+    return np.sqrt(max(res.fun, 0.0))
+
+
+# --- distances ---------------------------------------------------------------------------------
+vec3 = st.tuples(*[st.floats(-2, 2)] * 3).map(np.array)
+
+
+@given(vec3, vec3, vec3, vec3)
+def test_segment_distance_matches_brute_force(p1, q1, p2, q2):
+    dist, c1, c2 = segment_distance(p1, q1, p2, q2)
+    s = np.linspace(0, 1, 201)
+    a = p1 + s[:, None] * (q1 - p1)
+    b = p2 + s[:, None] * (q2 - p2)
+    brute = np.min(np.linalg.norm(a[:, None] - b[None], axis=2))
+    assert dist <= brute + 1e-12
+    step = 0.005 * (np.linalg.norm(q1 - p1) + np.linalg.norm(q2 - p2))
+    assert dist >= brute - step - 1e-12
+    assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=1e-12)
+
+
+def test_segment_distance_parallel_and_zero_length():
+    d, c1, c2 = segment_distance([0, 0, 0], [2, 0, 0], [1, 1, 0], [3, 1, 0])  # parallel
+    assert d == pytest.approx(1.0)
+    d, c1, c2 = segment_distance([0, 0, 0], [0, 0, 0], [1, -1, 0], [1, 1, 0])  # a point
+    assert d == pytest.approx(1.0) and np.allclose(c2, [1, 0, 0])
+    d, *_ = segment_distance([0, 0, 0], [0, 0, 0], [0, 0, 2], [0, 0, 2])  # two points
+    assert d == pytest.approx(2.0)
+
+
+def test_line_helpers():
+    assert line_point_distance([0, 0, 0], [2, 0, 0], [5, 3, 4]) == pytest.approx(5.0)
+    d, p, q = line_line_closest([0, 0, 0], [1, 0, 0], [0, 1, 3], [0, 1, 0])
+    assert d == pytest.approx(3.0) and np.allclose(p, [0, 0, 0]) and np.allclose(q, [0, 0, 3])
+
+
+# --- bounding volumes --------------------------------------------------------------------------
+@pytest.mark.parametrize('method', ['ritter', 'centroid', 'box'])
+def test_bounding_spheres_hold_every_point(method):
+    pts = np.random.default_rng(1).normal(size=(200, 3))
+    s = bounding_sphere(pts, method)
+    assert np.all(np.linalg.norm(pts - s.centre, axis=1) <= s.radius + 1e-12)
+    if method == 'ritter':
+        assert s.radius <= 1.25 * bounding_sphere(pts, 'centroid').radius
+
+
+def test_sphere_contact_as_in_the_slides():
+    point, normal, pen = sphere_contact(Sphere(np.zeros(3), 1.0), Sphere(np.array([1.5, 0, 0]),
+                                                                          1.0))
+    assert pen == pytest.approx(0.5) and np.allclose(normal, [1, 0, 0])
+    assert np.allclose(point, [0.75, 0, 0])
+    assert sphere_contact(Sphere(np.zeros(3), 1.0), Sphere(np.array([3.0, 0, 0]), 1.0)) is None
+    assert spheres_overlap(Sphere(np.zeros(3), 1.0), Sphere(np.array([2.0, 0, 0]), 1.0))
+
+
+def _box_corners(box):
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+    return box.centre + (signs * box.half) @ box.axes
+
+
+@pytest.mark.parametrize('seed', range(40))
+def test_obb_overlap_matches_linear_programming(seed):
+    rng = np.random.default_rng(seed)
+    a = obb(rng.normal(size=(10, 3)) * [2, 0.5, 0.3])
+    b = obb(rng.normal(size=(10, 3)) * [0.4, 1.5, 0.3] + rng.uniform(-2.5, 2.5, 3))
+    ca, cb = _box_corners(a), _box_corners(b)
+    assert np.all(np.abs((ca - a.centre) @ a.axes.T) <= a.half + 1e-9)
+    assert obbs_overlap(a, b) == lp_intersect(ca, cb)
+    assert aabbs_overlap(aabb(ca), aabb(cb)) or not obbs_overlap(a, b)
+
+
+def test_capsules():
+    pts = np.random.default_rng(2).normal(size=(100, 3)) * [3, 0.3, 0.3]
+    c = capsule(pts)
+    for x in pts:
+        assert segment_distance(x, x, c.p, c.q)[0] <= c.radius + 1e-9
+    other = c._replace(p=c.p + [0, 2 * c.radius + 0.01, 0], q=c.q + [0, 2 * c.radius + 0.01, 0])
+    assert not capsules_overlap(c, other)
+    assert capsules_overlap(c, c._replace(p=c.p + [0, c.radius, 0], q=c.q + [0, c.radius, 0]))
+
+
+# --- point in polyhedron -------------------------------------------------------------------------
+@pytest.mark.parametrize('seed', range(10))
+def test_point_in_convex_matches_hull_halfspaces(seed):
+    rng = np.random.default_rng(seed)
+    v, f = random_convex(rng, 20)
+    eq = ConvexHull(v).equations
+    pts = rng.uniform(-1.2, 1.2, (300, 3))
+    slack = pts @ eq[:, :3].T + eq[:, 3]
+    clear = np.all(slack < -1e-9, axis=1) | np.any(slack > 1e-9, axis=1)
+    got = point_in_convex_polyhedron(pts, v, f)
+    assert np.array_equal(got[clear], np.all(slack < 0, axis=1)[clear])
+    inside, _ = point_in_polyhedron(pts, v, f)
+    assert np.array_equal(inside[clear], got[clear])
+
+
+def l_extrusion():
+    """An L-shaped prism: the 2D L of [0,2]x[0,1] + [0,1]x[1,2], extruded over z in [0, 1]."""
+    ring = np.array([[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2]], float)
+    n = len(ring)
+    v = np.vstack([np.column_stack([ring, np.zeros(n)]), np.column_stack([ring, np.ones(n)])])
+    faces = [[0, 5, 3], [0, 3, 2], [0, 2, 1], [3, 5, 4],  # bottom (outward -z)
+             [6, 8, 9], [6, 7, 8], [9, 11, 6], [9, 10, 11]]  # top (outward +z)
+    for e in range(n):
+        g = (e + 1) % n
+        faces += [[e, g, n + g], [e, n + g, n + e]]
+    return v, np.array(faces)
+
+
+def test_point_in_concave_polyhedron_l_shape():
+    v, f = l_extrusion()
+    rng = np.random.default_rng(3)
+    pts = rng.uniform(-0.5, 2.5, (2000, 3))
+    x, y, z = pts.T
+    truth = ((0 < z) & (z < 1) & (((0 < x) & (x < 2) & (0 < y) & (y < 1))
+                                  | ((0 < x) & (x < 1) & (0 < y) & (y < 2))))
+    inside, on_b = point_in_polyhedron(pts, v, f)
+    assert np.array_equal(inside, truth) and not on_b.any()
+    # points whose +x ray hits edges and vertices exactly: the re-cast gives the answer
+    grid = np.array([[0.5, 0.5, 0.5], [0.5, 1.0, 0.5], [1.5, 1.0, 0.0], [1.0, 1.5, 1.0],
+                     [0.5, 1.5, 0.5], [1.5, 1.5, 0.5]])
+    inside, on_b = point_in_polyhedron(grid, v, f)
+    assert inside.tolist() == [True, True, True, True, True, False]
+    assert on_b.tolist() == [False, False, True, True, False, False]
+
+
+def test_open_and_inward_meshes_are_refused():
+    v, f = CUBE
+    with pytest.raises(ValueError, match='closed'):
+        point_in_polyhedron([[0.5, 0.5, 0.5]], v, f[:-1])
+    with pytest.raises(ValueError, match='inwards'):
+        point_in_polyhedron([[0.5, 0.5, 0.5]], v, f[:, ::-1])
+    lv, lf = l_extrusion()
+    with pytest.raises(ValueError, match='not convex'):
+        point_in_convex_polyhedron([[0.5, 0.5, 0.5]], lv, lf)
+
+
+# --- triangles and facets --------------------------------------------------------------------------
+def lp_triangles_meet(t1, t2):
+    return lp_intersect(np.asarray(t1, float), np.asarray(t2, float))
+
+
+@pytest.mark.parametrize('seed', range(60))
+def test_triangle_intersection_matches_linear_programming(seed):
+    rng = np.random.default_rng(seed)
+    t1 = rng.uniform(-1, 1, (3, 3))
+    t2 = rng.uniform(-1, 1, (3, 3)) + rng.uniform(-0.5, 0.5, 3)
+    seg = triangle_intersection(t1, t2)
+    assert (seg is not None) == lp_triangles_meet(t1, t2)
+    if seg is not None:
+        for p in seg:  # every returned point lies in both triangles
+            for t in (t1, t2):
+                assert lp_intersect(np.array([p]), t) or np.min(
+                    np.linalg.norm(t - p, axis=1)) < 1e-9
+
+
+def test_coplanar_triangles():
+    t1 = np.array([[0, 0, 0], [2, 0, 0], [0, 2, 0]], float)
+    overlap = triangle_intersection(t1, t1 + [0.5, 0.5, 0])
+    assert overlap is not None and len(overlap) == 3  # a smaller triangle
+    assert triangle_intersection(t1, t1 + [3, 3, 0]) is None
+    touching = triangle_intersection(t1, np.array([[2, 0, 0], [3, 0, 0], [3, 1, 0]], float))
+    assert touching is not None and np.allclose(touching, [[2, 0, 0]])
+
+
+def test_triangles_touching_at_a_vertex_and_crossing():
+    t1 = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    t2 = np.array([[0.2, 0.2, 0], [0.2, 0.2, 1], [1, 1, 1]], float)  # vertex on t1's face
+    assert np.allclose(triangle_intersection(t1, t2), [[0.2, 0.2, 0]])
+    t3 = np.array([[0.2, 0.2, -1], [0.2, 0.2, 1], [-1, -1, 0]], float)  # pierces t1
+    seg = triangle_intersection(t1, t3)
+    assert seg.shape == (2, 3) and np.allclose(sorted(seg[:, 0]), [0.0, 0.2])
+
+
+def test_facet_intersection_of_squares():
+    sq = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float)
+    upright = np.array([[0.5, -1, -0.5], [0.5, 2, -0.5], [0.5, 2, 0.5], [0.5, -1, 0.5]], float)
+    pts = facet_intersection(sq, upright)
+    assert len(pts) == 2 and np.allclose(sorted(pts[:, 1]), [0, 1])
+    assert np.allclose(pts[:, 0], 0.5) and np.allclose(pts[:, 2], 0)
+    assert len(facet_intersection(sq, upright + [2, 0, 0])) == 0
+
+
+# --- convex pairs --------------------------------------------------------------------------------------
+@pytest.mark.parametrize('seed', range(30))
+def test_gjk_and_separating_plane_match_references(seed):
+    rng = np.random.default_rng(seed)
+    va, fa = random_convex(rng, rng.integers(8, 40))
+    vb, fb = random_convex(rng, rng.integers(8, 40), centre=rng.uniform(-2.2, 2.2, 3))
+    meet = lp_intersect(va, vb)
+    dist, pa, pb = gjk_distance(va, vb)
+    assert convex_polyhedra_intersect(va, vb) == meet
+    plane = separating_plane(va, fa, vb, fb)
+    assert (plane.distance <= 1e-9) == meet
+    if not meet:
+        ref = qp_distance(va, vb)
+        assert dist == pytest.approx(ref, abs=1e-6)
+        assert np.linalg.norm(pa - pb) == pytest.approx(dist, abs=1e-9)
+        assert lp_intersect(np.array([pa]), va) and lp_intersect(np.array([pb]), vb)
+        # the separating plane's gap is a lower bound of the distance
+        assert plane.distance <= dist + 1e-9
+    else:
+        assert dist == 0.0
+        # moving b by the penetration along the normal separates them
+        moved = vb + plane.normal * (-plane.distance + 1e-7)
+        assert not lp_intersect(va, moved)
+
+
+def test_face_face_resting_contact_manifold():
+    va, fa = CUBE
+    vb, fb = CUBE[0] + [0.25, 0.25, 1.0], CUBE[1]  # resting on top, offset
+    points, normal, depth = contact_manifold(va, fa, vb, fb, 1e-6)
+    assert depth == pytest.approx(0.0, abs=1e-12) and np.allclose(normal, [0, 0, 1])
+    got = sorted(map(tuple, np.round(points[:, :2], 9)))
+    assert got == [(0.25, 0.25), (0.25, 1.0), (1.0, 0.25), (1.0, 1.0)]
+    assert np.allclose(points[:, 2], 1.0)
+
+
+def test_edge_edge_crossing_and_vertex_face():
+    va, fa = CUBE
+    # a cube rotated 45 degrees about x, lowered onto the top face: edge on face -> 2 points
+    c, s = np.cos(np.pi / 4), np.sin(np.pi / 4)
+    rot = np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    vb = (CUBE[0] - 0.5) @ rot.T + [0.5, 0.5, 1.0 + np.sqrt(0.5)]
+    points, normal, depth = contact_manifold(va, fa, vb, CUBE[1], 1e-6)
+    assert len(points) == 2 and depth == pytest.approx(0.0, abs=1e-9)
+    # rotated about z as well: edge crossing edge -> one point
+    rz = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    vc = (CUBE[0] - 0.5) @ (rz @ rot).T + [0.5, 0.5, 1.0 + np.sqrt(0.5)]
+    points, normal, depth = contact_manifold(va, fa, vc, CUBE[1], 1e-6)
+    assert len(points) in (1, 2)  # a vertex-face or edge-face touch
+    # one inside the other: negative distance, depth to the nearest face
+    small = CUBE[0] * 0.2 + 0.3
+    plane = separating_plane(va, fa, small, CUBE[1])
+    assert plane.distance == pytest.approx(-0.5)
+
+
+def test_non_convex_input_is_refused():
+    lv, lf = l_extrusion()
+    with pytest.raises(ValueError, match='not convex'):
+        separating_plane(lv, lf, *CUBE)
