@@ -140,6 +140,7 @@ class FCL:
         import fcl
         self.fcl = fcl
         self.objects = []
+        self.geoms = []
         for fp in scene.footprints:
             k = len(fp)
             verts = np.vstack([np.column_stack([fp, np.zeros(k)]),
@@ -149,11 +150,14 @@ class FCL:
                 f = (e + 1) % k
                 faces += [4, e, f, k + f, k + e]
             geom = fcl.Convex(verts, k + 2, np.array(faces, dtype=np.int32))
+            self.geoms.append(geom)
             self.objects.append(fcl.CollisionObject(geom, fcl.Transform()))
-        self.index = {id(o): k for k, o in enumerate(self.objects)}
+        # contacts name their geometries: map them back to body indices (python-fcl's way)
+        self.index = {id(g): k for k, g in enumerate(self.geoms)}
         self.manager = fcl.DynamicAABBTreeCollisionManager()
         self.manager.registerObjects(self.objects)
         self.manager.setup()
+        self.n = len(self.objects)
 
     def tick(self, poses):
         fcl = self.fcl
@@ -162,17 +166,13 @@ class FCL:
             obj.setTransform(fcl.Transform(np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]),
                                            np.array([x, y, 0.0])))
         self.manager.update()
-        data = fcl.CollisionData(request=fcl.CollisionRequest(num_max_contacts=1))
+        request = fcl.CollisionRequest(num_max_contacts=100 * self.n, enable_contact=True)
+        data = fcl.CollisionData(request=request)
+        self.manager.collide(data, fcl.defaultCollisionCallback)
         found = set()
-
-        def callback(o1, o2, cdata):
-            result = fcl.CollisionResult()
-            if fcl.collide(o1, o2, fcl.CollisionRequest(), result):
-                a, b = self.index[id(o1)], self.index[id(o2)]
-                found.add((min(a, b), max(a, b)))
-            return False
-
-        self.manager.collide(data, callback)
+        for contact in data.result.contacts:
+            a, b = self.index[id(contact.o1)], self.index[id(contact.o2)]
+            found.add((min(a, b), max(a, b)))
         return found
 
     @staticmethod

@@ -40,3 +40,6 @@ jit = numba.njit(**JIT_OPTIONS)
 
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
+
+PARALLEL_MIN_BODIES = 8192
+"""Below this many bodies a per-body loop runs serially: starting threads costs more."""

@@ -155,6 +155,7 @@ class CollisionWorld:
         self._has_pose = np.zeros(0, np.bool_)
         self._enabled = np.zeros(0, np.bool_)
         self._packed = False
+        self._names = None
         self._history = None  # (stamp, {pair: began}, active) of the last stamped tick
         self.predictor = 'constant_acceleration'
 
@@ -172,6 +173,7 @@ class CollisionWorld:
             raise ValueError(f'body {name!r} is already registered')
         self._bodies.append(_Body(name, footprint, static))
         self._index[name] = len(self._bodies) - 1
+        self._names = None
         self._poses = np.vstack([self._poses, np.zeros((1, 3))])
         self._twists = np.vstack([self._twists, np.zeros((1, 3))])
         self._accels = np.vstack([self._accels, np.zeros((1, 3))])
@@ -198,6 +200,7 @@ class CollisionWorld:
         self._has_pose = np.delete(self._has_pose, k)
         self._enabled = np.delete(self._enabled, k)
         self._index = {b.name: i for i, b in enumerate(self._bodies)}
+        self._names = None
         self._packed = False
 
     def index(self, name):
@@ -214,7 +217,9 @@ class CollisionWorld:
     @property
     def names(self):
         """Body names in index order."""
-        return tuple(b.name for b in self._bodies)
+        if self._names is None:
+            self._names = tuple(b.name for b in self._bodies)
+        return self._names
 
     def footprint(self, name):
         """Return a copy of a body's footprint (its vertex offsets in its own frame)."""
@@ -249,13 +254,16 @@ class CollisionWorld:
         self._accels[idx] = arr
 
     def _rows(self, values, bodies, what):
-        idx = self._as_indices(bodies)
+        """Checked (index, rows) for a setter; index is a slice for "all bodies"."""
         arr = np.asarray(values, dtype=FLOAT).reshape(-1, 3)
-        if arr.shape[0] != idx.shape[0]:
-            raise ValueError(f'{arr.shape[0]} {what} for {idx.shape[0]} bodies')
-        bad = ~np.all(np.isfinite(arr), axis=1)
-        if bad.any():
-            names = [self._bodies[k].name for k in idx[bad]]
+        idx = slice(None) if bodies is None else self._as_indices(bodies)
+        count = len(self._bodies) if bodies is None else idx.shape[0]
+        if arr.shape[0] != count:
+            raise ValueError(f'{arr.shape[0]} {what} for {count} bodies')
+        if not np.isfinite(arr).all():
+            bad = np.nonzero(~np.all(np.isfinite(arr), axis=1))[0]
+            rows = bad if bodies is None else idx[bad]
+            names = [self._bodies[k].name for k in rows]
             raise ValueError(f'non-finite {what} for bodies {names}')
         return idx, arr
 
