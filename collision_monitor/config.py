@@ -93,7 +93,7 @@ def parse_footprint(text, name='footprint', max_vertices=4096):
     """
     if not isinstance(text, str) or len(text) > 64 * max_vertices + 64:
         raise ValueError(f'{name}: expected a string "[[x, y], ...]" of at most '
-                         f'{max_vertices} vertices')
+                         f'max_vertices = {max_vertices} vertices')
     if not _FOOTPRINT.match(text):
         raise ValueError(f'{name}: cannot parse {text[:80]!r}; expected "[[x, y], [x, y], ...]"')
     points = np.array([[float(x), float(y)] for x, y in _PAIR_RE.findall(text)])

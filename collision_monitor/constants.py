@@ -41,5 +41,9 @@ jit = numba.njit(**JIT_OPTIONS)
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
 
+MAX_COORDINATE = 1e9
+"""Largest |x| or |y| of a pose (m): farther is refused, beyond any map and where the
+grid's integer cell numbers would overflow."""
+
 PARALLEL_MIN_BODIES = 8192
 """Below this many bodies a per-body loop runs serially: starting threads costs more."""

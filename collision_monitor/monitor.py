@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .config import Config, parse_footprint
-from .constants import FLOAT
+from .constants import FLOAT, MAX_COORDINATE
 from .geometry2d.validation import validate_footprint
 from .motion import estimate_motion, PoseHistory, push_pose, push_poses
 from .toi import FirstContact
@@ -34,6 +34,7 @@ OUT_OF_ORDER = 'out-of-order stamp'
 FUTURE_STAMP = 'stamp in the future'
 BAD_FOOTPRINT = 'invalid footprint'
 BAD_BULK = 'bulk message does not match its source'
+OUT_OF_RANGE = 'pose out of range'
 
 
 def yaw_from_quaternion(qx, qy, qz, qw):
@@ -142,26 +143,29 @@ class Monitor:
                         hist.measured_twist, np.zeros(2, np.bool_), z, z.copy(), z.copy())
 
     # inputs --------------------------------------------------------------------------------
-    def _reject(self, b, reason):
-        key = (self.names[b] if isinstance(b, (int, np.integer)) else b, reason)
+    def refuse(self, who, reason):
+        """Count a refused input of a body (index) or a source (name); return the reason."""
+        key = (self.names[who] if isinstance(who, (int, np.integer)) else who, reason)
         self.rejections[key] += 1
         return reason
 
     def pose(self, b, stamp, frame, x, y, qx, qy, qz, qw, now):
         """Take one pose of body b; return the rejection reason, or None when accepted."""
         if frame != self.config.frame_id:
-            return self._reject(b, WRONG_FRAME)
+            return self.refuse(b, WRONG_FRAME)
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(stamp)):
-            return self._reject(b, NON_FINITE)
+            return self.refuse(b, NON_FINITE)
+        if abs(x) > MAX_COORDINATE or abs(y) > MAX_COORDINATE:
+            return self.refuse(b, OUT_OF_RANGE)
         defect = quaternion_defect(qx, qy, qz, qw)
         if defect:
-            return self._reject(b, defect)
+            return self.refuse(b, defect)
         if stamp > now + FUTURE_TOLERANCE:
-            return self._reject(b, FUTURE_STAMP)
+            return self.refuse(b, FUTURE_STAMP)
         yaw = float(yaw_from_quaternion(qx, qy, qz, qw))
         h = self.history
         if not push_pose(h.hist, h.count, h.head, b, stamp, x, y, yaw):
-            return self._reject(b, OUT_OF_ORDER)
+            return self.refuse(b, OUT_OF_ORDER)
         self._seen[b] = True
         return None
 
@@ -186,21 +190,23 @@ class Monitor:
         """
         bodies = self.sources[source]
         if frame != self.config.frame_id:
-            self.rejections[(source, WRONG_FRAME)] += 1
-            return [(-1, WRONG_FRAME)]
+            return [(-1, self.refuse(source, WRONG_FRAME))]
         if poses.shape != (bodies.shape[0], 7):
-            self.rejections[(source, BAD_BULK)] += 1
-            return [(-1, BAD_BULK)]
-        if not math.isfinite(stamp) or stamp > now + FUTURE_TOLERANCE:
-            self.rejections[(source, FUTURE_STAMP if math.isfinite(stamp) else NON_FINITE)] += 1
-            return [(-1, FUTURE_STAMP if math.isfinite(stamp) else NON_FINITE)]
+            return [(-1, self.refuse(source, BAD_BULK))]
+        if not math.isfinite(stamp):
+            return [(-1, self.refuse(source, NON_FINITE))]
+        if stamp > now + FUTURE_TOLERANCE:
+            return [(-1, self.refuse(source, FUTURE_STAMP))]
         q = poses[:, 3:7]
         norm = np.sqrt(np.sum(q * q, axis=1))
         finite = np.all(np.isfinite(poses[:, [0, 1, 3, 4, 5, 6]]), axis=1)
         nonzero = norm >= 1e-6
-        ok = finite & nonzero
+        in_range = np.all(np.abs(np.nan_to_num(poses[:, :2])) <= MAX_COORDINATE, axis=1)
+        ok = finite & nonzero & in_range
         refused = [(int(bodies[k]), NON_FINITE) for k in np.nonzero(~finite)[0]]
         refused += [(int(bodies[k]), ZERO_QUATERNION) for k in np.nonzero(finite & ~nonzero)[0]]
+        refused += [(int(bodies[k]), OUT_OF_RANGE)
+                    for k in np.nonzero(finite & nonzero & ~in_range)[0]]
         xyyaw = np.empty((int(ok.sum()), 3))
         xyyaw[:, 0] = poses[ok, 0]
         xyyaw[:, 1] = poses[ok, 1]
@@ -212,7 +218,7 @@ class Monitor:
         refused += [(int(b), OUT_OF_ORDER) for b in take[~accepted]]
         self._seen[take[accepted]] = True
         for b, reason in refused:
-            self._reject(b, reason)
+            self.refuse(b, reason)
         return refused
 
     def footprint(self, b, points=None, text=None):
@@ -231,7 +237,7 @@ class Monitor:
                                      f'{self.config.max_vertices} vertices')
                 poly = validate_footprint(points, f'footprint of {name!r}')
         except ValueError as err:
-            self._reject(b, BAD_FOOTPRINT)
+            self.refuse(b, BAD_FOOTPRINT)
             return str(err)
         self.world.set_footprint(name, poly)
         self.has_footprint[b] = True

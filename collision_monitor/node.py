@@ -37,7 +37,7 @@ from .config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
 from .messages import (contacts_array, health_status, markers_array, polygon_points,
                        pose_array_rows, pose_fields, stamp_seconds, state_array,
                        warnings_array)
-from .monitor import Monitor
+from .monitor import BAD_BULK, BAD_FOOTPRINT, Monitor
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.
@@ -261,8 +261,15 @@ class CollisionMonitorNode(LifecycleNode):
         return callback
 
     def _bulk_callback(self, source):
+        expected = len(self.monitor.sources[source])
+
         def callback(msg):
             now = self._now()
+            if len(msg.poses) != expected:  # refused before converting anything
+                self._note(source, f'bulk message has {len(msg.poses)} poses for '
+                                   f'{expected} bodies', msg.header.frame_id)
+                self.monitor.refuse(source, BAD_BULK)
+                return
             refused = self.monitor.bulk(source, self._stamp(msg.header, now),
                                         msg.header.frame_id, pose_array_rows(msg), now)
             seen = set()
@@ -276,9 +283,17 @@ class CollisionMonitorNode(LifecycleNode):
         return callback
 
     def _footprint_callback(self, k):
+        limit = self.monitor.config.max_vertices
+
         def callback(msg):
-            error = self.monitor.footprint(k, polygon_points(msg))
             name = self.monitor.names[k]
+            if len(msg.polygon.points) > limit:  # refused before converting anything
+                self.monitor.refuse(k, BAD_FOOTPRINT)
+                self.get_logger().warn(f'footprint of {name!r} refused: '
+                                       f'{len(msg.polygon.points)} vertices, more than '
+                                       f'max_vertices = {limit}')
+                return
+            error = self.monitor.footprint(k, polygon_points(msg))
             if error:
                 self.get_logger().warn(f'footprint of {name!r} refused: {error}')
             else:

@@ -5,7 +5,7 @@
 import numpy as np
 
 from .broadphase import grid_pairs, GridWorkspace
-from .constants import FLOAT, INDEX
+from .constants import FLOAT, INDEX, MAX_COORDINATE
 from .geometry2d.contact import Contact
 from .geometry2d.primitives import centroid
 from .geometry2d.validation import is_convex, polygon_orientation, validate_footprint
@@ -236,10 +236,12 @@ class CollisionWorld:
         bodies : sequence of str or int, optional
             Names or indices of the k bodies; all bodies in index order when omitted.
 
-        Raises ValueError for a wrong shape or non-finite values (naming the bodies); nothing
-        is changed then.
+        Raises ValueError for a wrong shape, non-finite values (naming the bodies) or
+        coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
         """
         idx, arr = self._rows(poses, bodies, 'poses')
+        if np.abs(arr[:, :2]).max(initial=0.0) > MAX_COORDINATE:
+            raise ValueError(f'poses beyond +-{MAX_COORDINATE:g} m are not supported')
         self._poses[idx] = arr
         self._has_pose[idx] = True
 
