@@ -14,7 +14,7 @@ unexport ROS_LOCALHOST_ONLY
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export PYTHONUNBUFFERED := 1
 
-.PHONY: demo test test-nojit bench colcon-test clean-cache clean
+.PHONY: demo test test-nojit bench soak clean-cache clean
 
 $(STAMP): setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -44,3 +44,8 @@ clean-cache:
 
 clean: clean-cache
 	rm -rf $(VENV) build install log
+
+# 30 minutes, 200 bodies at 100 Hz (docs/reliability.md); SOAK_SECONDS=60 for a short one.
+SOAK_SECONDS ?= 1800
+soak: $(STAMP)
+	$(PY) -m benchmarks.soak --bodies 200 --rate 100 --seconds $(SOAK_SECONDS)

@@ -135,6 +135,7 @@ class FCL:
     """python-fcl: extruded prisms in a DynamicAABBTreeCollisionManager; collide all."""
 
     name = 'python-fcl'
+    max_bodies = 20000  # building 100,000 Convex objects and their tree takes minutes
 
     def __init__(self, scene):
         import fcl
@@ -181,3 +182,5 @@ class FCL:
 
 
 PEERS = [Ours, Shapely, Pymunk, Box2D_, FCL]
+for _peer in PEERS:
+    _peer.max_bodies = getattr(_peer, 'max_bodies', None)

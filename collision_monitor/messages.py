@@ -11,6 +11,7 @@ Imports message packages, never rclpy.  Outputs:
 """
 
 import math
+import struct
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import Point, Vector3
@@ -36,13 +37,52 @@ def pose_fields(pose):
     return p.x, p.y, q.x, q.y, q.z, q.w
 
 
-def pose_array_rows(msg):
-    """geometry_msgs/PoseArray to a (k, 7) array of ``x, y, z, qx, qy, qz, qw``."""
-    out = np.empty((len(msg.poses), 7))
-    for k, p in enumerate(msg.poses):
-        out[k] = (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y,
-                  p.orientation.z, p.orientation.w)
-    return out
+def _align(offset, n):
+    return (offset + n - 1) // n * n
+
+
+def pose_array_from_cdr(data, expected):
+    """Read a serialized geometry_msgs/PoseArray without building a Python object per pose.
+
+    Parameters
+    ----------
+    data : bytes
+        The message as a raw subscription delivers it: a 4-byte CDR encapsulation header
+        (``00 01``: little endian, ``00 00``: big endian), then std_msgs/Header (stamp sec
+        int32, nanosec uint32, frame_id string: uint32 length with the NUL, bytes), then the
+        pose count (uint32, 4-aligned) and the poses, 7 float64 each (8-aligned; alignment
+        counts from the end of the encapsulation header).
+    expected : int
+        Number of poses the source has bodies for.
+
+    Returns
+    -------
+    (stamp seconds, frame_id, rows) with rows a read-only (k, 7) view ``x, y, z, qx, qy, qz,
+    qw``; or raises ValueError (malformed, or not `expected` poses: refused before anything
+    proportional to the message is allocated).
+    """
+    if len(data) < 16 or data[0] != 0 or data[1] not in (0, 1):
+        raise ValueError('not a CDR-encoded message')
+    order = '<' if data[1] == 1 else '>'
+    base = 4
+    sec, nanosec, length = struct.unpack_from(order + 'iII', data, base)
+    pos = base + 12
+    if length == 0 or pos + length > len(data) or length > 1024:
+        raise ValueError('malformed frame_id')
+    frame = bytes(data[pos:pos + length - 1]).decode('utf-8', 'replace')
+    pos = base + _align(pos + length - base, 4)
+    if pos + 4 > len(data):
+        raise ValueError('truncated message')
+    (count,) = struct.unpack_from(order + 'I', data, pos)
+    if count != expected:
+        raise ValueError(f'{count} poses for {expected} bodies')
+    if count == 0:
+        return sec + nanosec * 1e-9, frame, np.zeros((0, 7))
+    pos = base + _align(pos + 4 - base, 8)
+    if pos + 56 * count > len(data):
+        raise ValueError('truncated message')
+    rows = np.frombuffer(data, dtype=order + 'f8', count=7 * count, offset=pos)
+    return sec + nanosec * 1e-9, frame, rows.reshape(count, 7)
 
 
 def polygon_points(msg):

@@ -282,16 +282,14 @@ class Monitor:
         report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
         contacts = self.world.detect(stamp=now)
         touching = set()
-        for c in range(len(contacts)):
-            pair = tuple(int(v) for v in contacts.pairs[c])
+        for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
             if pair in self._ignored:
                 continue
             touching.add(pair)
             report.contacts.append((*pair, contacts[c], float(contacts.began[c])))
         predictions = self.world.predict(cfg.horizon)
         predicted = {}
-        for c in range(len(predictions)):
-            pair = tuple(int(v) for v in predictions.pairs[c])
+        for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
             if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
                 continue
             predicted[pair] = predictions[c]

@@ -50,8 +50,8 @@ class Contacts:
         """Return the `Contact` of the c-th pair."""
         lo, hi = self._fstart[c], self._fstart[c + 1]
         fxy, fpb, fkind, fidx = (f[lo:hi] for f in self._features)
-        return Contact.from_features(self.kind[c], self.normal[c, 0], self.normal[c, 1],
-                                     self.depth[c], fxy, fpb, fkind, fidx)
+        return Contact(self.kind[c], self.normal[c, 0], self.normal[c, 1], self.depth[c], fxy,
+                       fpb, fkind, fidx)
 
     def __iter__(self):
         """Yield ``(name_a, name_b, Contact)`` for every contacting pair."""
@@ -427,6 +427,12 @@ class CollisionWorld:
     def _as_indices(self, bodies):
         if bodies is None:
             return np.arange(len(self._bodies), dtype=INDEX)
+        if isinstance(bodies, np.ndarray) and bodies.dtype.kind in 'iu':
+            out = bodies.astype(INDEX, copy=False).reshape(-1)
+            bad = (out < 0) | (out >= len(self._bodies))
+            if bad.any():
+                raise KeyError(f'no body with index {out[bad][0]}')
+            return out
         out = np.empty(len(bodies), dtype=INDEX)
         for k, b in enumerate(bodies):
             if isinstance(b, str):

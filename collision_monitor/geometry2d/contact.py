@@ -19,7 +19,6 @@ vertex is inside (thin bodies crossing) the first crossed edge of b gives the no
 spread of the crossing points along it gives the depth.
 """
 
-from dataclasses import dataclass
 import enum
 
 import numpy as np
@@ -265,9 +264,10 @@ def contact_kernel(a, orient_a, convex_a, cax, cay, b, orient_b, convex_b, cbx, 
     return nf, kind, bnx, bny, depth
 
 
-@dataclass(frozen=True, eq=False)
 class Contact:
     """Geometry of one contact between polygon a and polygon b (world frame, metres).
+
+    A read-only view over the contact's feature rows; the derived arrays are built when read.
 
     Attributes
     ----------
@@ -292,40 +292,55 @@ class Contact:
         The edge of the other body holding p_B.
     """
 
-    kind: ContactKind
-    normal: np.ndarray
-    depth: float
-    points: np.ndarray
-    a_in_b: np.ndarray
-    b_in_a: np.ndarray
-    intersections: np.ndarray
-    intersection_edges: np.ndarray
-    p_a: np.ndarray
-    p_b: np.ndarray
-    p_a_body: np.ndarray
-    p_b_edge: np.ndarray
+    __slots__ = ('kind', 'normal', 'depth', 'points', '_fpb', '_fkind', '_fidx')
 
-    @classmethod
-    def from_features(cls, kind, nx, ny, depth, fxy, fpb, fkind, fidx):
-        """Build a Contact from one pair's rows of the feature buffers."""
-        of_a = fkind == FEATURE_VERTEX_OF_A
-        of_b = fkind == FEATURE_VERTEX_OF_B
-        crossing = fkind == FEATURE_CROSSING
-        vertex = ~crossing
-        return cls(
-            kind=ContactKind(int(kind)),
-            normal=np.array([nx, ny]),
-            depth=float(depth),
-            points=fxy.copy(),
-            a_in_b=fidx[of_a, 0].copy(),
-            b_in_a=fidx[of_b, 1].copy(),
-            intersections=fxy[crossing].copy(),
-            intersection_edges=fidx[crossing].copy(),
-            p_a=fxy[vertex].copy(),
-            p_b=fpb[vertex].copy(),
-            p_a_body=of_b[vertex].astype(INDEX),
-            p_b_edge=np.where(of_a, fidx[:, 1], fidx[:, 0])[vertex].copy(),
-        )
+    def __init__(self, kind, nx, ny, depth, fxy, fpb, fkind, fidx):
+        self.kind = ContactKind(int(kind))
+        self.normal = np.array([nx, ny])
+        self.depth = float(depth)
+        self.points = fxy
+        self._fpb = fpb
+        self._fkind = fkind
+        self._fidx = fidx
+
+    @property
+    def a_in_b(self):
+        return self._fidx[self._fkind == FEATURE_VERTEX_OF_A, 0]
+
+    @property
+    def b_in_a(self):
+        return self._fidx[self._fkind == FEATURE_VERTEX_OF_B, 1]
+
+    @property
+    def intersections(self):
+        return self.points[self._fkind == FEATURE_CROSSING]
+
+    @property
+    def intersection_edges(self):
+        return self._fidx[self._fkind == FEATURE_CROSSING]
+
+    @property
+    def p_a(self):
+        return self.points[self._fkind != FEATURE_CROSSING]
+
+    @property
+    def p_b(self):
+        return self._fpb[self._fkind != FEATURE_CROSSING]
+
+    @property
+    def p_a_body(self):
+        vertex = self._fkind != FEATURE_CROSSING
+        return (self._fkind[vertex] == FEATURE_VERTEX_OF_B).astype(INDEX)
+
+    @property
+    def p_b_edge(self):
+        vertex = self._fkind != FEATURE_CROSSING
+        return np.where(self._fkind == FEATURE_VERTEX_OF_A, self._fidx[:, 1],
+                        self._fidx[:, 0])[vertex]
+
+    def __repr__(self):
+        return (f'Contact(kind={self.kind.name}, depth={self.depth:.6g}, '
+                f'normal={self.normal.tolist()}, points={self.points.tolist()})')
 
 
 class _PolygonInfo:
@@ -386,5 +401,4 @@ def contact(a, b):
         _pair_tolerance(pa, pb), fxy, fpb, fkind, fidx, 0)
     if count == 0:
         return None
-    return Contact.from_features(kind, nx, ny, depth, fxy[:count], fpb[:count], fkind[:count],
-                                 fidx[:count])
+    return Contact(kind, nx, ny, depth, fxy[:count], fpb[:count], fkind[:count], fidx[:count])

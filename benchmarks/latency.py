@@ -1,0 +1,93 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""End-to-end latency over DDS: pose publication to warning publication, and tick overruns.
+
+N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); two of them
+stay on a collision course.  Latency is the time from publishing a PoseArray to receiving the
+first warnings message after it (both clocks are this machine's), so it includes the wait
+for the node's next tick (up to one period at `tick_rate`).
+"""
+
+import math
+import pathlib
+import tempfile
+import time
+
+import numpy as np
+
+from collision_monitor.launcher import confine_dds, start_node, stop_node
+
+
+def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0):
+    """Return (p50 ms, p99 ms, overrun fraction, samples).
+
+    Poses go out at `publish_rate`, off the node's `rate`, so that the wait for the next tick
+    sweeps the whole period instead of locking to one phase.
+    """
+    confine_dds(domain)
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import Pose, PoseArray
+    from rclpy.qos import qos_profile_sensor_data
+    names = [f'b{k}' for k in range(n_bodies)]
+    square = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
+    text = '\n'.join(['collision_monitor:', '  ros__parameters:', f'    tick_rate: {rate}',
+                      '    trigger_ticks: 1', f'    bodies: [{", ".join(names)}]',
+                      '    sources: [fleet]', '    fleet:', '      topic: /lat/poses',
+                      f'      bodies: [{", ".join(names)}]']
+                     + [f'    {b}: {{footprint: {square}}}' for b in names]) + '\n'
+    work = pathlib.Path(tempfile.mkdtemp(prefix='latency-'))
+    (work / 'params.yaml').write_text(text)
+    proc = start_node(work / 'params.yaml', domain, log_path=work / 'node.log')
+    rclpy.init()
+    node = rclpy.create_node('latency_driver')
+    pub = node.create_publisher(PoseArray, '/lat/poses', qos_profile_sensor_data)
+    received = []
+    health = []
+    node.create_subscription(DiagnosticArray, '/collision_monitor/warnings',
+                             lambda m: received.append(time.monotonic()), 10)
+    node.create_subscription(DiagnosticArray, '/diagnostics',
+                             lambda m: health.extend(s for s in m.status
+                                                     if s.name.endswith('monitor')), 10)
+    side = math.sqrt(n_bodies) * 4.0
+    rng = np.random.default_rng(1)
+    xy = rng.uniform(0, side, (n_bodies, 2))
+    msg = PoseArray()
+    msg.header.frame_id = 'map'
+    msg.poses = [Pose() for _ in range(n_bodies)]
+    for p, (x, y) in zip(msg.poses, xy.tolist()):
+        p.position.x, p.position.y = x, y
+        p.orientation.w = 1.0
+    published = []
+    start = time.monotonic()
+    next_pub = start
+    warm = 3.0
+    while time.monotonic() - start < seconds + warm:
+        now = time.monotonic()
+        if now >= next_pub:
+            t = now - start
+            # b0 and b1 close in on each other, 1 m apart, oscillating: always a warning
+            msg.poses[0].position.x, msg.poses[0].position.y = 0.0, -5.0
+            msg.poses[1].position.x, msg.poses[1].position.y = 1.2 + 0.3 * math.sin(t), -5.0
+            msg.header.stamp = node.get_clock().now().to_msg()
+            pub.publish(msg)
+            if t > warm:
+                published.append(time.monotonic())
+            next_pub += 1.0 / publish_rate
+        rclpy.spin_once(node, timeout_sec=max(0.0, next_pub - time.monotonic()))
+    end = time.monotonic() + 0.2
+    while time.monotonic() < end:
+        rclpy.spin_once(node, timeout_sec=0.01)
+    node.destroy_node()
+    rclpy.shutdown()
+    stop_node(proc)
+    recv = np.array(received)
+    lat = []
+    for p in published:
+        k = np.searchsorted(recv, p)
+        if k < len(recv):
+            lat.append(recv[k] - p)
+    kv = [{k.key: k.value for k in s.values} for s in health]
+    overrun = int(kv[-1]['overruns']) / max(1, int(kv[-1]['ticks'])) if kv else math.nan
+    lat = np.array(lat) * 1e3
+    return float(np.percentile(lat, 50)), float(np.percentile(lat, 99)), overrun, len(lat)
