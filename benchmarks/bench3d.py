@@ -1,0 +1,89 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""3D convex pairs: our GJK, separating plane and manifold against python-fcl, per query."""
+
+import time
+
+import numpy as np
+from scipy.spatial import ConvexHull
+
+from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_intersect,
+                                          gjk_distance)
+
+
+def hull(points):
+    """Vertices and outward triangles of a point cloud's hull."""
+    h = ConvexHull(points)
+    faces = []
+    for simplex, eq in zip(h.simplices, h.equations):
+        a, b, c = points[simplex]
+        if np.cross(b - a, c - a) @ eq[:3] < 0:
+            simplex = simplex[[0, 2, 1]]
+        faces.append(simplex)
+    used = np.unique(h.simplices)
+    remap = -np.ones(len(points), int)
+    remap[used] = np.arange(len(used))
+    return np.ascontiguousarray(points[used]), remap[np.array(faces)]
+
+
+def pairs(n_vertices, count, rng):
+    """Random convex polyhedra pairs, about half of them intersecting."""
+    out = []
+    for _ in range(count):
+        shapes = []
+        for centre in (np.zeros(3), rng.uniform(-2.2, 2.2, 3)):
+            p = rng.normal(size=(n_vertices, 3))
+            p /= np.linalg.norm(p, axis=1)[:, None]
+            shapes.append(hull(p + centre))
+        out.append(shapes)
+    return out
+
+
+def per_query(fn, items, repeat=3):
+    """Median over repeats of the mean seconds per call."""
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for item in items:
+            fn(*item)
+        runs.append((time.perf_counter() - t) / len(items))
+    return float(np.median(runs))
+
+
+def run(sizes=(8, 16, 32, 64), count=200, seed=0):
+    """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
+    fcl distance, disagreements on intersect)."""
+    import fcl
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in sizes:
+        items = pairs(n, count, rng)
+        fcl_items = []
+        for (va, fa), (vb, fb) in items:
+            objs = []
+            for v, f in ((va, fa), (vb, fb)):
+                faces = np.hstack([np.full((len(f), 1), 3), f]).ravel().astype(np.int32)
+                objs.append(fcl.CollisionObject(fcl.Convex(v, len(f), faces), fcl.Transform()))
+            fcl_items.append(objs)
+
+        def fcl_collide(a, b):
+            return fcl.collide(a, b, fcl.CollisionRequest(), fcl.CollisionResult())
+
+        def fcl_distance(a, b):
+            return fcl.distance(a, b, fcl.DistanceRequest(enable_nearest_points=True),
+                                fcl.DistanceResult())
+
+        ours_hit = [convex_polyhedra_intersect(a[0], b[0]) for a, b in items]
+        fcl_hit = [bool(fcl_collide(*o)) for o in fcl_items]
+        disagree = sum(x != y for x, y in zip(ours_hit, fcl_hit))
+        rows.append((
+            n,
+            per_query(lambda a, b: convex_polyhedra_intersect(a[0], b[0]), items),
+            per_query(lambda a, b: gjk_distance(a[0], b[0]), items),
+            per_query(lambda a, b: contact_manifold(a[0], a[1], b[0], b[1], 1e-6), items,
+                      repeat=1),
+            per_query(fcl_collide, fcl_items),
+            per_query(fcl_distance, fcl_items),
+            disagree,
+        ))
+    return rows
