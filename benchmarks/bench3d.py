@@ -12,7 +12,10 @@ from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_int
 
 
 def hull(points):
-    """Vertices and outward triangles of a point cloud's hull."""
+    """Vertices and outward CCW triangles of the convex hull of points (scipy's Qhull).
+
+    Shared with the tests, where it is the independent reference mesh builder.
+    """
     h = ConvexHull(points)
     faces = []
     for simplex, eq in zip(h.simplices, h.equations):

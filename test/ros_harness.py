@@ -3,15 +3,33 @@
 """A test-side rclpy node in a context of its own, and the node under test as a process."""
 
 import itertools
+import math
 import os
 import time
 
+from geometry_msgs.msg import PoseStamped
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from collision_monitor.launcher import start_node, stop_node
 
 _domains = itertools.count(1)
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+SENSOR = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
+SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
+
+
+def pose_stamped(h, x, y, yaw=0.0, frame='map', stamp=None):
+    """A PoseStamped at (x, y, yaw), stamped now on the harness's clock unless given."""
+    msg = PoseStamped()
+    msg.header.frame_id = frame
+    msg.header.stamp = stamp or h.now()
+    msg.pose.position.x, msg.pose.position.y = float(x), float(y)
+    msg.pose.orientation.z, msg.pose.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+    return msg
 
 
 def fresh_domain():

@@ -8,18 +8,13 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point32, PolygonStamped, PoseStamped
 import pytest
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 
 from collision_monitor.launcher import start_node, stop_node
-from ros_harness import Harness
+from ros_harness import Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros
 
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
-SENSOR = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
-SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
 PARAMS = f"""
 collision_monitor:
   ros__parameters:
@@ -29,15 +24,6 @@ collision_monitor:
     b: {{pose_topic: /f/b, footprint: {SQUARE}}}
     wall: {{static: true, pose: [0.0, -1.2, 0.0], footprint: {SQUARE}}}
 """
-
-
-def pose(h, x, y, stamp=None):
-    msg = PoseStamped()
-    msg.header.frame_id = 'map'
-    msg.header.stamp = stamp or h.now()
-    msg.pose.position.x, msg.pose.position.y = float(x), float(y)
-    msg.pose.orientation.w = 1.0
-    return msg
 
 
 def names(records):
@@ -62,16 +48,16 @@ def test_publisher_dies_and_comes_back(harness):
     pub_b = h.node.create_publisher(PoseStamped, '/f/b', SENSOR)
 
     def both():
-        pub_a.publish(pose(h, 0.0, 0.0))
-        pub_b.publish(pose(h, 0.5, 0.0))
+        pub_a.publish(pose_stamped(h, 0.0, 0.0))
+        pub_b.publish(pose_stamped(h, 0.5, 0.0))
 
     assert h.spin_until(lambda: 'a|b' in names(contacts), 3.0, both)
     h.node.destroy_publisher(pub_b)  # b's publisher dies
     assert h.spin_until(lambda: any(s.name == 'b' and s.level == s.STALE
                                     for _, m in state for s in m.status), 3.0,
-                        lambda: pub_a.publish(pose(h, 0.0, 0.0)))
+                        lambda: pub_a.publish(pose_stamped(h, 0.0, 0.0)))
     contacts.clear()
-    h.spin_for(0.3, lambda: pub_a.publish(pose(h, 0.0, 0.0)))
+    h.spin_for(0.3, lambda: pub_a.publish(pose_stamped(h, 0.0, 0.0)))
     assert 'a|b' not in names(contacts)  # never from a stale pose
     pub_b = h.node.create_publisher(PoseStamped, '/f/b', SENSOR)  # and comes back
     assert h.spin_until(lambda: 'a|b' in names(contacts), 5.0, both)
@@ -83,14 +69,14 @@ def test_footprint_change_mid_collision(harness):
     pub_a = h.node.create_publisher(PoseStamped, '/f/a', SENSOR)
     pub_fp = h.node.create_publisher(PolygonStamped, '/f/a_footprint', LATCHED)
     assert h.spin_until(lambda: 'a|wall' in names(contacts), 3.0,
-                        lambda: pub_a.publish(pose(h, 0.0, -0.4)))
+                        lambda: pub_a.publish(pose_stamped(h, 0.0, -0.4)))
     small = PolygonStamped()
     small.polygon.points = [Point32(x=x, y=y) for x, y in
                             ((-0.2, -0.2), (0.2, -0.2), (0.2, 0.2), (-0.2, 0.2))]
     pub_fp.publish(small)
-    h.spin_for(0.5, lambda: pub_a.publish(pose(h, 0.0, -0.4)))
+    h.spin_for(0.5, lambda: pub_a.publish(pose_stamped(h, 0.0, -0.4)))
     contacts.clear()
-    h.spin_for(0.3, lambda: pub_a.publish(pose(h, 0.0, -0.4)))
+    h.spin_for(0.3, lambda: pub_a.publish(pose_stamped(h, 0.0, -0.4)))
     assert contacts and 'a|wall' not in names(contacts)
 
 
@@ -104,8 +90,8 @@ def test_bursts_of_ten_times_the_rate(harness):
 
     def burst():  # 10 poses per body every 20 ms: 500 Hz each
         for _ in range(10):
-            pub_a.publish(pose(h, 0.0, 0.0))
-            pub_b.publish(pose(h, 0.6, 0.0))
+            pub_a.publish(pose_stamped(h, 0.0, 0.0))
+            pub_b.publish(pose_stamped(h, 0.6, 0.0))
             sent[0] += 2
     h.spin_for(2.0, burst)
     assert sent[0] > 1000 and 'a|b' in names(contacts)
@@ -123,8 +109,8 @@ def test_monitor_restarts_while_publishers_run(tmp_path):
         pub_b = h.node.create_publisher(PoseStamped, '/f/b', SENSOR)
 
         def both():
-            pub_a.publish(pose(h, 0.0, 0.0))
-            pub_b.publish(pose(h, 0.5, 0.0))
+            pub_a.publish(pose_stamped(h, 0.0, 0.0))
+            pub_b.publish(pose_stamped(h, 0.5, 0.0))
 
         assert h.spin_until(lambda: contacts, 60.0, both), h.log()
         assert stop_node(h.proc) == 0
@@ -150,8 +136,8 @@ def test_sim_time_clock_jumping_backwards(tmp_path):
             sim[0] += 0.02
             stamp = Time(sec=int(sim[0]), nanosec=int((sim[0] % 1) * 1e9))
             clock.publish(Clock(clock=stamp))
-            pub_a.publish(pose(h, 0.0, 0.0, stamp))
-            pub_b.publish(pose(h, 0.5, 0.0, stamp))
+            pub_a.publish(pose_stamped(h, 0.0, 0.0, stamp=stamp))
+            pub_b.publish(pose_stamped(h, 0.5, 0.0, stamp=stamp))
 
         assert h.spin_until(lambda: contacts, 60.0, step), h.log()
         sim[0] = 20.0  # the bag loops: time goes back 80 s

@@ -14,24 +14,10 @@ from collision_monitor.geometry3d import (
     line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
     segment_distance, separating_plane, sphere_contact, spheres_overlap,
     triangle_intersection)
+from benchmarks.bench3d import hull as hull_mesh
 from collision_monitor.geometry3d.bounding import Sphere
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
-
-
-def hull_mesh(points):
-    """Vertices and outward CCW triangles of the convex hull of points (scipy)."""
-    hull = ConvexHull(points)
-    faces = []
-    for simplex, eq in zip(hull.simplices, hull.equations):
-        a, b, c = points[simplex]
-        if np.cross(b - a, c - a) @ eq[:3] < 0:
-            simplex = simplex[[0, 2, 1]]
-        faces.append(simplex)
-    used = np.unique(hull.simplices)
-    remap = -np.ones(len(points), int)
-    remap[used] = np.arange(len(used))
-    return points[used], remap[np.array(faces)]
 
 
 CUBE = hull_mesh(CUBE_V)

@@ -13,18 +13,13 @@ from nav_msgs.msg import Odometry
 import pytest
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import SetParameters
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
-from ros_harness import Harness
+from ros_harness import Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros
 
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
-SENSOR = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
-SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
 
 PARAMS = f"""
 collision_monitor:
@@ -48,15 +43,6 @@ collision_monitor:
     tracker: {{topic: /t/tracker, bodies: [p, q, r]}}
     gate: {{enabled: true, body: a, stop_time: 0.5, slowdown_time: 1.5, cmd_timeout: 0.5}}
 """
-
-
-def pose_stamped(h, x, y, yaw=0.0, frame='map', stamp=None):
-    msg = PoseStamped()
-    msg.header.frame_id = frame
-    msg.header.stamp = stamp or h.now()
-    msg.pose.position.x, msg.pose.position.y = float(x), float(y)
-    msg.pose.orientation.z, msg.pose.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
-    return msg
 
 
 def odometry(h, x, y, vx):

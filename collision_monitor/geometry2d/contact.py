@@ -179,37 +179,32 @@ def contact_kernel(a, orient_a, convex_a, cax, cay, b, orient_b, convex_b, cbx, 
     best = -1.0
     bnx = 0.0
     bny = 0.0
-    for i in range(n):
-        px = a[i, 0]
-        py = a[i, 1]
-        if _point_inside(px, py, b, orient_b, convex_b, tol):
-            e, qx, qy, d = locate_pb(px, py, cax, cay, b, orient_b, tol)
+    # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
+    for side in range(2):
+        own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
+        other, orient_o, convex_o = (b, orient_b, convex_b) if side == 0 else (a, orient_a,
+                                                                             convex_a)
+        for i in range(own.shape[0]):
+            px = own[i, 0]
+            py = own[i, 1]
+            if not _point_inside(px, py, other, orient_o, convex_o, tol):
+                continue
+            e, qx, qy, d = locate_pb(px, py, cx, cy, other, orient_o, tol)
             r = f0 + nf
             if r < cap:
                 fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px, py, qx, qy
-                fkind[r] = FEATURE_VERTEX_OF_A
-                fidx[r, 0], fidx[r, 1] = i, e
+                fkind[r] = FEATURE_VERTEX_OF_A if side == 0 else FEATURE_VERTEX_OF_B
+                fidx[r, side], fidx[r, 1 - side] = i, e
             nf += 1
-            n_a += 1
+            if side == 0:
+                n_a += 1
+            else:
+                n_b += 1
             if d > best:
                 best = d
-                ux, uy = outward_normal(b, orient_b, e)
-                bnx, bny = -ux, -uy
-    for j in range(m):
-        px = b[j, 0]
-        py = b[j, 1]
-        if _point_inside(px, py, a, orient_a, convex_a, tol):
-            e, qx, qy, d = locate_pb(px, py, cbx, cby, a, orient_a, tol)
-            r = f0 + nf
-            if r < cap:
-                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px, py, qx, qy
-                fkind[r] = FEATURE_VERTEX_OF_B
-                fidx[r, 0], fidx[r, 1] = e, j
-            nf += 1
-            n_b += 1
-            if d > best:
-                best = d
-                bnx, bny = outward_normal(a, orient_a, e)
+                ux, uy = outward_normal(other, orient_o, e)
+                # the other body's outward normal points from it to this vertex's body
+                bnx, bny = (-ux, -uy) if side == 0 else (ux, uy)
     first_x = f0 + nf
     for i in range(n):
         i1 = i + 1 if i + 1 < n else 0
