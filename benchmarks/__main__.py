@@ -225,6 +225,23 @@ def plot(det_rows, path_time, path_speed):
     plt.close(fig)
 
 
+def format_3d(rows3d):
+    """The 3D section of the report, as lines."""
+    lines = ['', '## 3D convex polyhedra (per query, Python call included)', '',
+             'Random hulls of n points on a sphere, half of the pairs intersecting. Ours: '
+             '`convex_polyhedra_intersect` and `gjk_distance` (GJK), `contact_manifold` '
+             '(Baraff plane, all face and edge-edge planes, then the manifold); python-fcl: '
+             '`collide` and `distance` with nearest points on Convex objects.', '',
+             '| vertices | ours intersect us | fcl collide us | ratio | ours distance us | '
+             'fcl distance us | ratio | ours manifold us | disagree |',
+             '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
+    for n, oi, od, om, fc, fd, dis in rows3d:
+        lines.append(f'| {n} | {oi * 1e6:.1f} | {fc * 1e6:.1f} | {fc / oi:.1f}x | '
+                     f'{od * 1e6:.1f} | {fd * 1e6:.1f} | {fd / od:.1f}x | {om * 1e6:.0f} | '
+                     f'{dis} |')
+    return lines
+
+
 def report(det, variants, look, bound, compiles, start_times, sizes, latency, rows3d):
     lines = ['# Benchmarks', '',
              f'Written by `make bench` on {time.strftime("%Y-%m-%d")}, {platform.machine()}, '
@@ -279,18 +296,7 @@ def report(det, variants, look, bound, compiles, start_times, sizes, latency, ro
         d, cv, ca = out['detect'][0], out['constant_velocity'][0], out['constant_acceleration'][0]
         lines.append(f'| {n} | {d * 1e3:.3f} | {cv * 1e3:.3f} | {ca * 1e3:.3f} | '
                      f'{ca / d:.2f} | {out["constant_acceleration"][1]} |')
-    lines += ['', '## 3D convex polyhedra (per query, Python call included)', '',
-              'Random hulls of n points on a sphere, half of the pairs intersecting. Ours: '
-              '`convex_polyhedra_intersect` and `gjk_distance` (GJK), `contact_manifold` '
-              '(Baraff plane, all face and edge-edge planes, then the manifold); python-fcl: '
-              '`collide` and `distance` with nearest points on Convex objects.', '',
-              '| vertices | ours intersect us | fcl collide us | ratio | ours distance us | '
-              'fcl distance us | ratio | ours manifold us | disagree |',
-              '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
-    for n, oi, od, om, fc, fd, dis in rows3d:
-        lines.append(f'| {n} | {oi * 1e6:.1f} | {fc * 1e6:.1f} | {fc / oi:.1f}x | '
-                     f'{od * 1e6:.1f} | {fd * 1e6:.1f} | {fd / od:.1f}x | {om * 1e6:.0f} | '
-                     f'{dis} |')
+    lines += format_3d(rows3d)
     lines += ['', '## Start-up', '',
               f'- numba compile of every tick kernel (import + warm-up), empty cache: '
               f'{compiles[0]:.1f} s; cached: {compiles[1]:.2f} s.',

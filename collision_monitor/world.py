@@ -370,7 +370,8 @@ class CollisionWorld:
         n_pairs = self._broad_phase(self._swept, active)
         out = self._p_out
         k = predict_pairs(self._pairs, n_pairs, pos, vel, acc, self._vstart, self._orient,
-                          self._convex, self._aabb, float(horizon), *out)
+                          self._convex, self._aabb, self._poses, self._twists, self._accels,
+                          self._radius, predictor == 'constant_velocity', float(horizon), *out)
         return Predictions(self.names, *(o[:k].copy() for o in out))
 
     def _vertex_kinematics(self, active, pos, vel, acc, predictor):

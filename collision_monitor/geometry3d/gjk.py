@@ -98,8 +98,24 @@ def _origin_outside(a, b, c, d):
 
 
 @jit
-def gjk_kernel(va, vb, tol):
+def hull_tolerance(va, vb):
+    """Length tolerance of a pair of point sets: 64 eps (max |coordinate| + extent)."""
+    big = 0.0
+    lo = np.full(3, np.inf)
+    hi = np.full(3, -np.inf)
+    for pts in (va, vb):
+        for i in range(pts.shape[0]):
+            for k in range(3):
+                big = max(big, abs(pts[i, k]))
+                lo[k] = min(lo[k], pts[i, k])
+                hi[k] = max(hi[k], pts[i, k])
+    return 64.0 * DBL_EPS * (big + np.max(hi - lo))
+
+
+@jit
+def gjk_kernel(va, vb):
     """Distance of the hulls of va and vb: ``(distance, pa, pb, intersect)``."""
+    tol = hull_tolerance(va, vb)
     ia = np.zeros(4, np.intp)
     ib = np.zeros(4, np.intp)
     w = np.zeros((4, 3))
@@ -191,11 +207,6 @@ def gjk_kernel(va, vb, tol):
     return dist, pa, pb, dist <= tol
 
 
-def _tolerance(va, vb):
-    pts = np.vstack([va, vb])
-    return 64.0 * DBL_EPS * (float(np.max(np.abs(pts))) + float(np.max(np.ptp(pts, axis=0))))
-
-
 def gjk_distance(va, vb):
     """Distance between the convex hulls of two point sets, with the closest points.
 
@@ -213,7 +224,7 @@ def gjk_distance(va, vb):
     """
     a = as_points3(va, 'va')
     b = as_points3(vb, 'vb')
-    dist, pa, pb, _ = gjk_kernel(a, b, _tolerance(a, b))
+    dist, pa, pb, _ = gjk_kernel(a, b)
     return float(dist), pa, pb
 
 
@@ -221,4 +232,4 @@ def convex_polyhedra_intersect(va, vb):
     """True when the convex hulls of two point sets share a point (GJK)."""
     a = as_points3(va, 'va')
     b = as_points3(vb, 'vb')
-    return bool(gjk_kernel(a, b, _tolerance(a, b))[3])
+    return bool(gjk_kernel(a, b)[3])
