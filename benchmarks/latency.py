@@ -18,7 +18,8 @@ import numpy as np
 from collision_monitor.launcher import confine_dds, start_node, stop_node
 
 
-def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0):
+def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
+            tick_on_source=False):
     """Return (p50 ms, p99 ms, overrun fraction, samples).
 
     Poses go out at `publish_rate`, off the node's `rate`, so that the wait for the next tick
@@ -33,6 +34,7 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0):
     square = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
     text = '\n'.join(['collision_monitor:', '  ros__parameters:', f'    tick_rate: {rate}',
                       '    trigger_ticks: 1', f'    bodies: [{", ".join(names)}]',
+                      f'    tick_on_source: {str(tick_on_source).lower()}',
                       '    sources: [fleet]', '    fleet:', '      topic: /lat/poses',
                       f'      bodies: [{", ".join(names)}]']
                      + [f'    {b}: {{footprint: {square}}}' for b in names]) + '\n'

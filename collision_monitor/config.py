@@ -51,6 +51,9 @@ GLOBAL_PARAMETERS = (
     Param('max_vertices', 64, 'Most vertices in one footprint; larger ones are refused.',
           (3, 4096)),
     Param('autostart', True, 'Configure and activate at start (no lifecycle manager).'),
+    Param('tick_on_source', False,
+          'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
+          'still ticks at tick_rate while sources are quiet.'),
     Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace.'),
     Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.'),
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
@@ -153,6 +156,7 @@ class Config:
     max_bodies: int = 10000
     max_vertices: int = 64
     autostart: bool = True
+    tick_on_source: bool = False
     bodies: tuple = ()
     sources: tuple = ()
     gate: GateConfig = field(default_factory=GateConfig)
@@ -281,7 +285,8 @@ def build_config(values, body_values, source_values):
         trigger_ticks=int(values['trigger_ticks']), release_ticks=int(values['release_ticks']),
         ignore_pairs=parse_ignore_pairs(values['ignore_pairs'], set(names)),
         max_bodies=int(values['max_bodies']), max_vertices=max_vertices,
-        autostart=bool(values['autostart']), bodies=tuple(bodies), sources=tuple(sources),
+        autostart=bool(values['autostart']), tick_on_source=bool(values['tick_on_source']),
+        bodies=tuple(bodies), sources=tuple(sources),
         gate=gate)
 
 

@@ -81,6 +81,7 @@ class CollisionMonitorNode(LifecycleNode):
         self._entities = []
         self._timers = []
         self._tick_times = deque(maxlen=1000)
+        self._last_tick = -math.inf
         self._overruns = 0
         self._ticks = 0
         self._body_state = {}
@@ -118,7 +119,7 @@ class CollisionMonitorNode(LifecycleNode):
     def on_activate(self, state):
         """Start ticking."""
         period = 1.0 / self.monitor.config.tick_rate
-        self._timers = [self.create_timer(period, self._tick),
+        self._timers = [self.create_timer(period, self._on_timer),
                         self.create_timer(1.0, self._publish_health)]
         result = super().on_activate(state)
         self.get_logger().info(f'active: ticking at {self.monitor.config.tick_rate:g} Hz')
@@ -285,6 +286,8 @@ class CollisionMonitorNode(LifecycleNode):
                 self._note(name, None, '')
             rejected.clear()
             rejected.update(now_rejected)
+            if self.monitor.config.tick_on_source and self._timers:
+                self._tick()
         return callback
 
     def _footprint_callback(self, k):
@@ -348,8 +351,17 @@ class CollisionMonitorNode(LifecycleNode):
             self._pub_cmd.publish(Twist())
 
     # ticks ---------------------------------------------------------------------------------
+    def _on_timer(self):
+        # with tick_on_source, the timer only covers quiet sources (staleness, the gate)
+        period = 1.0 / self.monitor.config.tick_rate
+        if (self.monitor.config.tick_on_source
+                and time.perf_counter() - self._last_tick < 0.5 * period):
+            return
+        self._tick()
+
     def _tick(self):
         started = time.perf_counter()
+        self._last_tick = started
         now = self._now()
         monitor = self.monitor
         report = monitor.tick(now)

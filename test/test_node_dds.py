@@ -270,3 +270,41 @@ def test_lifecycle_transitions(tmp_path):
     finally:
         h.close()
     assert h.exit_code == 0
+
+
+def test_tick_on_source_ticks_when_the_bulk_message_arrives(tmp_path):
+    """With a 1 Hz timer, contacts still follow each bulk message within a few ms."""
+    params = f"""
+collision_monitor:
+  ros__parameters:
+    tick_rate: 1.0
+    tick_on_source: true
+    bodies: [p, q]
+    sources: [tracker]
+    p: {{footprint: {SQUARE}}}
+    q: {{footprint: {SQUARE}}}
+    tracker: {{topic: /s/tracker, bodies: [p, q]}}
+"""
+    h = Harness(params, tmp_path)
+    try:
+        state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
+        assert h.spin_until(lambda: state, 60.0), h.log()
+        contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+        pub = h.node.create_publisher(PoseArray, '/s/tracker', SENSOR)
+        h.spin_for(1.5)  # let the 1 Hz timer tick once so discovery is done
+        sent = []
+
+        def publish():
+            pub.publish(pose_array(h, [(0.0, 0.0), (0.6, 0.0)]))
+            sent.append(time.monotonic())
+
+        assert h.spin_until(lambda: statuses(contacts, 'p|q'), 3.0, publish, period=0.1)
+        hits = [t for t, m in contacts if any(s.name == 'p|q' for s in m.status)]
+        assert len(hits) >= 1
+        # several contact messages within one timer period: the messages drive the ticks
+        h.spin_for(0.5, publish, period=0.1)
+        hits = [t for t, m in contacts if any(s.name == 'p|q' for s in m.status)]
+        assert len(hits) >= 4
+    finally:
+        h.close()
+    assert h.exit_code == 0
