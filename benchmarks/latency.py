@@ -3,9 +3,10 @@
 """End-to-end latency over DDS: pose publication to warning publication, and tick overruns.
 
 N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); two of them
-stay on a collision course.  Latency is the time from publishing a PoseArray to receiving the
-first warnings message after it (both clocks are this machine's), so it includes the wait
-for the node's next tick (up to one period at `tick_rate`).
+stay on a collision course.  Latency is the time from publishing a PoseArray to the node publishing
+the first warnings message after it (its header stamp; both clocks are this machine's wall
+clock), so it includes the wait for the node's next tick (up to one period at `tick_rate`)
+unless `tick_on_source` ticks on arrival.
 """
 
 import math
@@ -29,7 +30,8 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import Pose, PoseArray
-    from rclpy.qos import qos_profile_sensor_data
+    from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
+                           ReliabilityPolicy)
     names = [f'b{k}' for k in range(n_bodies)]
     square = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
     text = '\n'.join(['collision_monitor:', '  ros__parameters:', f'    tick_rate: {rate}',
@@ -46,11 +48,22 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     pub = node.create_publisher(PoseArray, '/lat/poses', qos_profile_sensor_data)
     received = []
     health = []
-    node.create_subscription(DiagnosticArray, '/collision_monitor/warnings',
-                             lambda m: received.append(time.monotonic()), 10)
+    # the node's own publication time (its header stamp, the same wall clock as ours): the
+    # driver's receipt can be delayed by its own work, the stamp cannot
+    node.create_subscription(
+        DiagnosticArray, '/collision_monitor/warnings',
+        lambda m: received.append(m.header.stamp.sec + m.header.stamp.nanosec * 1e-9), 10)
     node.create_subscription(DiagnosticArray, '/diagnostics',
                              lambda m: health.extend(s for s in m.status
                                                      if s.name.endswith('monitor')), 10)
+    ready = []
+    latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         durability=DurabilityPolicy.TRANSIENT_LOCAL)
+    node.create_subscription(DiagnosticArray, '/collision_monitor/state',
+                             lambda m: ready.append(True), latched)
+    deadline = time.monotonic() + 60.0
+    while not ready and time.monotonic() < deadline:
+        rclpy.spin_once(node, timeout_sec=0.05)
     side = math.sqrt(n_bodies) * 4.0
     rng = np.random.default_rng(1)
     xy = rng.uniform(0, side, (n_bodies, 2))
@@ -63,7 +76,7 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     published = []
     start = time.monotonic()
     next_pub = start
-    warm = 3.0
+    warm = 2.0  # after the node is active: discovery of the driver's topics settles
     while time.monotonic() - start < seconds + warm:
         now = time.monotonic()
         if now >= next_pub:
@@ -72,9 +85,9 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
             msg.poses[0].position.x, msg.poses[0].position.y = 0.0, -5.0
             msg.poses[1].position.x, msg.poses[1].position.y = 1.2 + 0.3 * math.sin(t), -5.0
             msg.header.stamp = node.get_clock().now().to_msg()
-            pub.publish(msg)
             if t > warm:
-                published.append(time.monotonic())
+                published.append(node.get_clock().now().nanoseconds * 1e-9)
+            pub.publish(msg)
             next_pub += 1.0 / publish_rate
         rclpy.spin_once(node, timeout_sec=max(0.0, next_pub - time.monotonic()))
     end = time.monotonic() + 0.2
@@ -83,7 +96,7 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     node.destroy_node()
     rclpy.shutdown()
     stop_node(proc)
-    recv = np.array(received)
+    recv = np.sort(np.array(received))
     lat = []
     for p in published:
         k = np.searchsorted(recv, p)
