@@ -8,7 +8,7 @@ import numpy as np
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_intersect,
-                                          gjk_distance)
+                                          gjk_distance, gjk_distance_batch)
 
 
 def hull(points):
@@ -55,7 +55,7 @@ def per_query(fn, items, repeat=3):
 
 def run(sizes=(8, 16, 32, 64), count=200, seed=0):
     """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
-    fcl distance, disagreements on intersect)."""
+    fcl distance, disagreements on intersect, ours batch distance per pair)."""
     import fcl
     rng = np.random.default_rng(seed)
     rows = []
@@ -79,6 +79,14 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
         ours_hit = [convex_polyhedra_intersect(a[0], b[0]) for a, b in items]
         fcl_hit = [bool(fcl_collide(*o)) for o in fcl_items]
         disagree = sum(x != y for x, y in zip(ours_hit, fcl_hit))
+        stack_a = np.stack([a[0] for a, _ in items])
+        stack_b = np.stack([b[0] for _, b in items])
+        gjk_distance_batch(stack_a, stack_b)
+        batch = []
+        for _ in range(5):
+            t = time.perf_counter()
+            gjk_distance_batch(stack_a, stack_b)
+            batch.append((time.perf_counter() - t) / len(items))
         rows.append((
             n,
             per_query(lambda a, b: convex_polyhedra_intersect(a[0], b[0]), items),
@@ -88,5 +96,6 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             per_query(fcl_collide, fcl_items),
             per_query(fcl_distance, fcl_items),
             disagree,
+            float(np.median(batch)),
         ))
     return rows

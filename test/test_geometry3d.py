@@ -10,7 +10,8 @@ from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
     aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
-    convex_polyhedra_intersect, facet_intersection, gjk_distance, line_line_closest,
+    convex_polyhedra_intersect, facet_intersection, gjk_distance, gjk_distance_batch,
+    line_line_closest,
     line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
     segment_distance, separating_plane, sphere_contact, spheres_overlap,
     triangle_intersection)
@@ -299,3 +300,26 @@ def test_non_convex_input_is_refused():
     lv, lf = l_extrusion()
     with pytest.raises(ValueError, match='not convex'):
         separating_plane(lv, lf, *CUBE)
+
+
+def test_gjk_batch_matches_single_calls():
+    rng = np.random.default_rng(11)
+    va = rng.normal(size=(50, 12, 3))
+    vb = rng.normal(size=(50, 9, 3)) + rng.uniform(-3, 3, (50, 1, 3))
+    dist, pa, pb = gjk_distance_batch(va, vb)
+    for p in range(50):
+        d, a, b = gjk_distance(va[p], vb[p])
+        assert dist[p] == d and np.array_equal(pa[p], a) and np.array_equal(pb[p], b)
+    with pytest.raises(ValueError, match='must be'):
+        gjk_distance_batch(va, vb[:3])
+
+
+def test_gjk_refuses_non_finite_input():
+    pts = np.random.default_rng(1).normal(size=(6, 3))
+    bad = pts.copy()
+    bad[2, 1] = np.nan
+    for fn in (gjk_distance, convex_polyhedra_intersect):
+        with pytest.raises(ValueError, match='finite'):
+            fn(pts, bad)
+    with pytest.raises(ValueError, match='finite'):
+        gjk_distance_batch(pts[None], bad[None])

@@ -31,110 +31,120 @@ def _support(points, dx, dy, dz):
 
 
 @jit
-def _closest_segment(w, lam):
-    """Closest point of segment w0-w1 to the origin; keeps the supporting vertices."""
-    ab = w[1] - w[0]
-    t = -np.sum(w[0] * ab) / max(np.sum(ab * ab), 1e-300)
-    if t <= 0.0:
-        lam[0] = 1.0
-        return 1, np.array([0, 0, 0, 0])
-    if t >= 1.0:
-        lam[1] = 1.0
-        return 1, np.array([1, 0, 0, 0])
-    lam[0] = 1.0 - t
-    lam[1] = t
-    return 2, np.array([0, 1, 0, 0])
+def _closest_triangle(w, a, b, c):
+    """Barycentric weights of the point of triangle w[a] w[b] w[c] closest to the origin.
 
-
-@jit
-def _closest_triangle(a, b, c):
-    """Barycentric weights (u, v, w) of the point of triangle abc closest to the origin."""
-    ab = b - a
-    ac = c - a
-    ap = -a
-    d1 = np.sum(ab * ap)
-    d2 = np.sum(ac * ap)
+    Ericson's Voronoi-region walk (RTCD 5.1.5) with the query point at the origin, in
+    scalars: no temporary arrays.
+    """
+    abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
+    acx, acy, acz = w[c, 0] - w[a, 0], w[c, 1] - w[a, 1], w[c, 2] - w[a, 2]
+    d1 = -(abx * w[a, 0] + aby * w[a, 1] + abz * w[a, 2])
+    d2 = -(acx * w[a, 0] + acy * w[a, 1] + acz * w[a, 2])
     if d1 <= 0.0 and d2 <= 0.0:
         return 1.0, 0.0, 0.0
-    bp = -b
-    d3 = np.sum(ab * bp)
-    d4 = np.sum(ac * bp)
+    d3 = -(abx * w[b, 0] + aby * w[b, 1] + abz * w[b, 2])
+    d4 = -(acx * w[b, 0] + acy * w[b, 1] + acz * w[b, 2])
     if d3 >= 0.0 and d4 <= d3:
         return 0.0, 1.0, 0.0
     vc = d1 * d4 - d3 * d2
     if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         v = d1 / (d1 - d3)
         return 1.0 - v, v, 0.0
-    cp = -c
-    d5 = np.sum(ab * cp)
-    d6 = np.sum(ac * cp)
+    d5 = -(abx * w[c, 0] + aby * w[c, 1] + abz * w[c, 2])
+    d6 = -(acx * w[c, 0] + acy * w[c, 1] + acz * w[c, 2])
     if d6 >= 0.0 and d5 <= d6:
         return 0.0, 0.0, 1.0
     vb = d5 * d2 - d1 * d6
     if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
-        w = d2 / (d2 - d6)
-        return 1.0 - w, 0.0, w
+        t = d2 / (d2 - d6)
+        return 1.0 - t, 0.0, t
     va = d3 * d6 - d5 * d4
     if va <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
-        w = (d4 - d3) / ((d4 - d3) + (d5 - d6))
-        return 0.0, 1.0 - w, w
+        t = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+        return 0.0, 1.0 - t, t
     denom = 1.0 / (va + vb + vc)
     v = vb * denom
-    w = vc * denom
-    return 1.0 - v - w, v, w
+    t = vc * denom
+    return 1.0 - v - t, v, t
 
 
 @jit
-def _origin_outside(a, b, c, d):
-    """True unless the origin lies strictly on d's side of plane abc.
+def _origin_outside(w, a, b, c, d):
+    """True unless the origin lies strictly on d's side of plane w[a] w[b] w[c].
 
     A flat tetrahedron (d in the plane) counts every face as a candidate, so the closest
     face is searched instead of declaring an intersection.
     """
-    n = np.cross(b - a, c - a)
-    so = -np.sum(a * n)  # (origin - a) . n
-    sd = np.sum((d - a) * n)
+    abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
+    acx, acy, acz = w[c, 0] - w[a, 0], w[c, 1] - w[a, 1], w[c, 2] - w[a, 2]
+    nx = aby * acz - abz * acy
+    ny = abz * acx - abx * acz
+    nz = abx * acy - aby * acx
+    so = -(w[a, 0] * nx + w[a, 1] * ny + w[a, 2] * nz)
+    sd = (w[d, 0] - w[a, 0]) * nx + (w[d, 1] - w[a, 1]) * ny + (w[d, 2] - w[a, 2]) * nz
     return so * sd <= 0.0
 
 
 @jit
 def hull_tolerance(va, vb):
-    """Length tolerance of a pair of point sets: 64 eps (max |coordinate| + extent)."""
+    """Length tolerance of a pair of point sets: 64 eps (max |coordinate| + extent).
+
+    nan when any coordinate is not finite (the wrappers turn that into a ValueError).
+    """
     big = 0.0
-    lo = np.full(3, np.inf)
-    hi = np.full(3, -np.inf)
+    ext = 0.0
     for pts in (va, vb):
-        for i in range(pts.shape[0]):
-            for k in range(3):
-                big = max(big, abs(pts[i, k]))
-                lo[k] = min(lo[k], pts[i, k])
-                hi[k] = max(hi[k], pts[i, k])
-    return 64.0 * DBL_EPS * (big + np.max(hi - lo))
+        for k in range(3):
+            lo = np.inf
+            hi = -np.inf
+            for i in range(pts.shape[0]):
+                x = pts[i, k]
+                if not np.isfinite(x):
+                    return np.nan
+                big = max(big, abs(x))
+                lo = min(lo, x)
+                hi = max(hi, x)
+            ext = max(ext, hi - lo)
+    return 64.0 * DBL_EPS * (big + ext)
 
 
 @jit
 def gjk_kernel(va, vb):
-    """Distance of the hulls of va and vb: ``(distance, pa, pb, intersect)``."""
+    """Distance of the hulls of va and vb: ``(distance, pax, pay, paz, pbx, pby, pbz, hit)``.
+
+    Scalars only: returning arrays to Python would cost more than the whole search.
+
+    The simplex (at most 4 support points, their vertex indices in a and b, and their
+    barycentric weights) lives in four small arrays allocated once per call; every iteration
+    works in scalars.
+    """
     tol = hull_tolerance(va, vb)
-    ia = np.zeros(4, np.intp)
-    ib = np.zeros(4, np.intp)
-    w = np.zeros((4, 3))
-    lam = np.zeros(4)
+    if not tol == tol:
+        return np.nan, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    w = np.empty((4, 3))
+    ia = np.empty(4, np.intp)
+    ib = np.empty(4, np.intp)
+    lam = np.empty(4)
     ia[0] = 0
     ib[0] = 0
-    w[0] = va[0] - vb[0]
+    for k in range(3):
+        w[0, k] = va[0, k] - vb[0, k]
     lam[0] = 1.0
     n = 1
-    v = w[0].copy()
+    vx, vy, vz = w[0, 0], w[0, 1], w[0, 2]
+    inside = False
     for _ in range(MAX_ITER):
-        vv = np.sum(v * v)
+        vv = vx * vx + vy * vy + vz * vz
         if vv <= tol * tol:
             break
-        ka = _support(va, -v[0], -v[1], -v[2])
-        kb = _support(vb, v[0], v[1], v[2])
-        new = va[ka] - vb[kb]
+        ka = _support(va, -vx, -vy, -vz)
+        kb = _support(vb, vx, vy, vz)
+        nx = va[ka, 0] - vb[kb, 0]
+        ny = va[ka, 1] - vb[kb, 1]
+        nz = va[ka, 2] - vb[kb, 2]
         # converged: the new support point brings nothing closer along v
-        if vv - np.sum(v * new) <= 1e-12 * vv + tol * np.sqrt(vv):
+        if vv - (vx * nx + vy * ny + vz * nz) <= 1e-12 * vv + tol * np.sqrt(vv):
             break
         duplicate = False
         for k in range(n):
@@ -144,67 +154,81 @@ def gjk_kernel(va, vb):
             break
         ia[n] = ka
         ib[n] = kb
-        w[n] = new
+        w[n, 0] = nx
+        w[n, 1] = ny
+        w[n, 2] = nz
         n += 1
-        # closest point of the simplex to the origin, keeping only its support
+        # barycentric weights of the simplex point closest to the origin
         if n == 2:
-            lam[:] = 0.0
-            m, keep = _closest_segment(w, lam)
+            ex, ey, ez = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
+            t = -(w[0, 0] * ex + w[0, 1] * ey + w[0, 2] * ez) / max(ex * ex + ey * ey
+                                                                    + ez * ez, 1e-300)
+            t = min(1.0, max(0.0, t))
+            lam[0] = 1.0 - t
+            lam[1] = t
         elif n == 3:
-            u0, u1, u2 = _closest_triangle(w[0], w[1], w[2])
-            lam[0], lam[1], lam[2], lam[3] = u0, u1, u2, 0.0
-            m = 0
-            keep = np.zeros(4, np.intp)
-            for k in range(3):
-                if lam[k] > 0.0:
-                    keep[m] = k
-                    m += 1
+            lam[0], lam[1], lam[2] = _closest_triangle(w, 0, 1, 2)
         else:
-            # tetrahedron: origin inside -> intersecting; else the closest face
             best = np.inf
-            m = 0
-            keep = np.zeros(4, np.intp)
+            l0 = l1 = l2 = l3 = 0.0
             inside = True
-            faces = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
-            bl = np.zeros(4)
-            for f in faces:
-                a, b, c, d = f
-                if _origin_outside(w[a], w[b], w[c], w[d]):
-                    inside = False
-                    u0, u1, u2 = _closest_triangle(w[a], w[b], w[c])
-                    q = u0 * w[a] + u1 * w[b] + u2 * w[c]
-                    dist = np.sum(q * q)
-                    if dist < best:
-                        best = dist
-                        bl[:] = 0.0
-                        bl[a], bl[b], bl[c] = u0, u1, u2
+            for f in range(4):
+                a, b, c, d = (0, 1, 2, 3) if f == 0 else (
+                    (0, 1, 3, 2) if f == 1 else ((0, 2, 3, 1) if f == 2 else (1, 2, 3, 0)))
+                if not _origin_outside(w, a, b, c, d):
+                    continue
+                inside = False
+                u0, u1, u2 = _closest_triangle(w, a, b, c)
+                qx = u0 * w[a, 0] + u1 * w[b, 0] + u2 * w[c, 0]
+                qy = u0 * w[a, 1] + u1 * w[b, 1] + u2 * w[c, 1]
+                qz = u0 * w[a, 2] + u1 * w[b, 2] + u2 * w[c, 2]
+                dist = qx * qx + qy * qy + qz * qz
+                if dist < best:
+                    best = dist
+                    weights = [0.0, 0.0, 0.0, 0.0]
+                    weights[a] = u0
+                    weights[b] = u1
+                    weights[c] = u2
+                    l0, l1, l2, l3 = weights[0], weights[1], weights[2], weights[3]
             if inside:
-                return 0.0, np.zeros(3), np.zeros(3), True
-            lam[:] = bl
-            for k in range(4):
-                if lam[k] > 0.0:
-                    keep[m] = k
-                    m += 1
-        # compact the simplex
-        nl = np.zeros(4)
-        for k in range(m):
-            j = keep[k]
-            ia[k] = ia[j]
-            ib[k] = ib[j]
-            w[k] = w[j]
-            nl[k] = lam[j]
-        lam[:] = nl
-        n = m
-        v = np.zeros(3)
+                break
+            lam[0], lam[1], lam[2], lam[3] = l0, l1, l2, l3
+        # keep only the support of the closest point, in place
+        m = 0
+        vx = vy = vz = 0.0
         for k in range(n):
-            v += lam[k] * w[k]
-    pa = np.zeros(3)
-    pb = np.zeros(3)
+            if lam[k] > 0.0:
+                ia[m] = ia[k]
+                ib[m] = ib[k]
+                lam[m] = lam[k]
+                for c in range(3):
+                    w[m, c] = w[k, c]
+                vx += lam[m] * w[m, 0]
+                vy += lam[m] * w[m, 1]
+                vz += lam[m] * w[m, 2]
+                m += 1
+        n = m
+    if inside:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True
+    pax = pay = paz = pbx = pby = pbz = 0.0
     for k in range(n):
-        pa += lam[k] * va[ia[k]]
-        pb += lam[k] * vb[ib[k]]
-    dist = np.sqrt(np.sum(v * v))
-    return dist, pa, pb, dist <= tol
+        pax += lam[k] * va[ia[k], 0]
+        pay += lam[k] * va[ia[k], 1]
+        paz += lam[k] * va[ia[k], 2]
+        pbx += lam[k] * vb[ib[k], 0]
+        pby += lam[k] * vb[ib[k], 1]
+        pbz += lam[k] * vb[ib[k], 2]
+    dist = np.sqrt(vx * vx + vy * vy + vz * vz)
+    return dist, pax, pay, paz, pbx, pby, pbz, dist <= tol
+
+
+@jit
+def _gjk_batch(va, vb, dist, pa, pb):
+    for p in range(va.shape[0]):
+        d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(va[p], vb[p])
+        dist[p] = 0.0 if hit else d  # nan for non-finite input
+        pa[p, 0], pa[p, 1], pa[p, 2] = pax, pay, paz
+        pb[p, 0], pb[p, 1], pb[p, 2] = pbx, pby, pbz
 
 
 def gjk_distance(va, vb):
@@ -220,16 +244,47 @@ def gjk_distance(va, vb):
     distance : float
         0.0 when the hulls intersect (touching included).
     pa, pb : (3,) float64
-        Closest points on each hull (meaningless, zeros, when they intersect).
+        Closest points on each hull (zeros when they intersect).
     """
-    a = as_points3(va, 'va')
-    b = as_points3(vb, 'vb')
-    dist, pa, pb, _ = gjk_kernel(a, b)
-    return float(dist), pa, pb
+    d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(as_points3(va, 'va', False),
+                                                      as_points3(vb, 'vb', False))
+    if d != d:
+        raise ValueError('va and vb must be finite')
+    return (0.0 if hit else float(d)), np.array((pax, pay, paz)), np.array((pbx, pby, pbz))
+
+
+def gjk_distance_batch(va, vb):
+    """`gjk_distance` of many pairs in one call.
+
+    Parameters
+    ----------
+    va : (p, n, 3) array_like
+        The first body of each pair (n vertices each).
+    vb : (p, m, 3) array_like
+        The second body of each pair.
+
+    Returns
+    -------
+    distance : (p,) float64, pa : (p, 3) float64, pb : (p, 3) float64
+    """
+    a = np.ascontiguousarray(va, dtype=np.float64)
+    b = np.ascontiguousarray(vb, dtype=np.float64)
+    if a.ndim != 3 or b.ndim != 3 or a.shape[2] != 3 or b.shape[2] != 3 or (
+            a.shape[0] != b.shape[0]) or a.shape[1] == 0 or b.shape[1] == 0:
+        raise ValueError(f'va and vb must be (p, n, 3) and (p, m, 3), got {a.shape} and '
+                         f'{b.shape}')
+    dist = np.empty(a.shape[0])
+    pa = np.empty((a.shape[0], 3))
+    pb = np.empty((a.shape[0], 3))
+    _gjk_batch(a, b, dist, pa, pb)
+    if np.isnan(dist).any():
+        raise ValueError('va and vb must be finite')
+    return dist, pa, pb
 
 
 def convex_polyhedra_intersect(va, vb):
     """True when the convex hulls of two point sets share a point (GJK)."""
-    a = as_points3(va, 'va')
-    b = as_points3(vb, 'vb')
-    return bool(gjk_kernel(a, b)[3])
+    result = gjk_kernel(as_points3(va, 'va', False), as_points3(vb, 'vb', False))
+    if result[0] != result[0]:
+        raise ValueError('va and vb must be finite')
+    return bool(result[7])

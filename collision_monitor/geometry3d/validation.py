@@ -21,17 +21,23 @@ def as_vector(x, name):
     return arr
 
 
-def as_points3(points, name='points'):
-    """A C-contiguous finite (n, 3) float64 array (n >= 1), or ValueError."""
-    arr = points if (type(points) is np.ndarray and points.dtype == FLOAT
-                     and points.flags.c_contiguous) else np.ascontiguousarray(points, FLOAT)
-    if arr.ndim == 1 and arr.shape[0] == 3:
-        arr = arr.reshape(1, 3)
-    if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
-        raise ValueError(f'{name} must have shape (n, 3), got {np.shape(points)}')
-    if not np.isfinite(arr.sum()):  # one reduction: NaN or inf anywhere makes the sum so
-        if not np.isfinite(arr).all():
-            raise ValueError(f'{name} has non-finite coordinates')
+def as_points3(points, name='points', check_finite=True):
+    """A C-contiguous (n, 3) float64 array (n >= 1), or ValueError.
+
+    `check_finite=False` is for callers whose kernel checks finiteness itself (the check costs
+    more than a small kernel).
+    """
+    if (type(points) is np.ndarray and points.dtype == FLOAT and points.ndim == 2
+            and points.shape[1] == 3 and points.shape[0] > 0 and points.flags.c_contiguous):
+        arr = points
+    else:
+        arr = np.ascontiguousarray(points, dtype=FLOAT)
+        if arr.ndim == 1 and arr.shape[0] == 3:
+            arr = arr.reshape(1, 3)
+        if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
+            raise ValueError(f'{name} must have shape (n, 3), got {np.shape(points)}')
+    if check_finite and not np.isfinite(arr).all():
+        raise ValueError(f'{name} has non-finite coordinates')
     return arr
 
 
