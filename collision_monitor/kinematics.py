@@ -15,11 +15,10 @@ constant (seed 000): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translatio
 second-order approximation of rotation.
 """
 
-import math
-
 import numpy as np
 
 from .constants import FLOAT, jit
+from .trig import sincos
 
 
 @jit
@@ -28,8 +27,7 @@ def vertex_kinematics_kernel(poses, twists, accels, active, offsets, vstart, pos
     for b in range(poses.shape[0]):
         if not active[b]:
             continue
-        c = math.cos(poses[b, 2])
-        s = math.sin(poses[b, 2])
+        s, c = sincos(poses[b, 2])
         w = twists[b, 2]
         al = accels[b, 2]
         for v in range(vstart[b], vstart[b + 1]):

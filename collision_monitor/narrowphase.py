@@ -7,22 +7,20 @@ constant s_i^P) are rows ``vstart[b]:vstart[b + 1]`` of one (V, 2) array, and so
 vertices after `place_bodies`.  A pose is ``(x, y, yaw)``: world = R(yaw) offset + (x, y).
 """
 
-import math
-
 import numba
 import numpy as np
 
 from .constants import jit, jit_parallel, PARALLEL_MIN_BODIES
 from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
 from .geometry2d.primitives import length_tolerance
+from .trig import sincos
 
 
 @jit
 def _place_one(b, poses, offsets, vstart, centroid_offsets, verts, aabb, centroids):
     x = poses[b, 0]
     y = poses[b, 1]
-    c = math.cos(poses[b, 2])
-    s = math.sin(poses[b, 2])
+    s, c = sincos(poses[b, 2])
     xmin = np.inf
     ymin = np.inf
     xmax = -np.inf

@@ -323,3 +323,37 @@ def test_gjk_refuses_non_finite_input():
             fn(pts, bad)
     with pytest.raises(ValueError, match='finite'):
         gjk_distance_batch(pts[None], bad[None])
+
+
+def brute_baraff(va, fa, vb, fb):
+    """Baraff's largest gap over every face normal and every edge-edge cross product."""
+    def normals(v, f):
+        n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+        return n / np.linalg.norm(n, axis=1)[:, None]
+
+    def edges(v, f):
+        e = np.sort(np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]]), axis=1)
+        e = np.unique(e, axis=0)
+        return v[e[:, 1]] - v[e[:, 0]]
+
+    axes = [normals(va, fa), -normals(vb, fb)]
+    cross = np.cross(edges(va, fa)[:, None], edges(vb, fb)[None]).reshape(-1, 3)
+    length = np.linalg.norm(cross, axis=1)
+    cross = cross[length > 1e-9] / length[length > 1e-9, None]
+    axes += [cross, -cross]
+    n = np.vstack(axes)
+    return float(np.max((vb @ n.T).min(axis=0) - (va @ n.T).max(axis=0)))
+
+
+@pytest.mark.parametrize('seed', range(30))
+def test_pruned_separating_plane_keeps_sign_and_depth(seed):
+    rng = np.random.default_rng(100 + seed)
+    va, fa = random_convex(rng, rng.integers(6, 30))
+    vb, fb = random_convex(rng, rng.integers(6, 30), centre=rng.uniform(-1.8, 1.8, 3))
+    got = separating_plane(va, fa, vb, fb).distance
+    full = brute_baraff(va, fa, vb, fb)
+    assert (got > 0) == (full > 0)
+    if full <= 0:
+        assert got == pytest.approx(full, abs=1e-12)
+    else:
+        assert got <= full + 1e-12

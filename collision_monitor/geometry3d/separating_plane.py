@@ -41,11 +41,35 @@ def _gap(va, vb, nx, ny, nz):
 
 
 @jit
-def separating_plane_kernel(va, na, ea, vb, nb, eb):
+def _minkowski_face(ax, ay, az, bx, by, bz, cx, cy, cz, dx, dy, dz):
+    """Do the Gauss-map arcs a-b (an edge of A) and c-d (an edge of -B) cross?
+
+    Only such edge pairs span faces of the Minkowski difference, the only edge-edge axes the
+    separating axis test needs (Gregorius, "The Separating Axis Test between Convex
+    Polyhedra", GDC 2013).  A flat edge (a = b, between coplanar triangles) spans nothing.
+    """
+    bxa_x = by * az - bz * ay
+    bxa_y = bz * ax - bx * az
+    bxa_z = bx * ay - by * ax
+    dxc_x = dy * cz - dz * cy
+    dxc_y = dz * cx - dx * cz
+    dxc_z = dx * cy - dy * cx
+    cba = cx * bxa_x + cy * bxa_y + cz * bxa_z
+    dba = dx * bxa_x + dy * bxa_y + dz * bxa_z
+    adc = ax * dxc_x + ay * dxc_y + az * dxc_z
+    bdc = bx * dxc_x + by * dxc_y + bz * dxc_z
+    return cba * dba < 0.0 and adc * bdc < 0.0 and cba * bdc > 0.0
+
+
+@jit
+def separating_plane_kernel(va, na, ea, adj_a, vb, nb, eb, adj_b):
     """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
 
-    ``ea``/``eb`` are (E, 2) vertex index pairs of the edges.  Returns
-    ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face of a, 1 face of b, 2 edge-edge.
+    ``ea``/``eb`` are (E, 2) vertex index pairs of the edges, ``adj_a``/``adj_b`` (E, 2) the
+    two faces sharing each edge.  Edge pairs that do not span a face of the Minkowski
+    difference are skipped: the sign of the result (separated or not) and, for intersecting
+    bodies, its value (minus the penetration depth) are those of the full candidate set.
+    Returns ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face of a, 1 face of b, 2 edge-edge.
     """
     best = -np.inf
     bx = by = bz = 0.0
@@ -60,10 +84,18 @@ def separating_plane_kernel(va, na, ea, vb, nb, eb):
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1
     for i in range(ea.shape[0]):
+        f0 = adj_a[i, 0]
+        f1 = adj_a[i, 1]
         ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
         uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
         uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
         for j in range(eb.shape[0]):
+            g0 = adj_b[j, 0]
+            g1 = adj_b[j, 1]
+            if not _minkowski_face(na[f0, 0], na[f0, 1], na[f0, 2], na[f1, 0], na[f1, 1],
+                                   na[f1, 2], -nb[g0, 0], -nb[g0, 1], -nb[g0, 2],
+                                   -nb[g1, 0], -nb[g1, 1], -nb[g1, 2]):
+                continue
             wx = vb[eb[j, 1], 0] - vb[eb[j, 0], 0]
             wy = vb[eb[j, 1], 1] - vb[eb[j, 0], 1]
             wz = vb[eb[j, 1], 2] - vb[eb[j, 0], 2]
@@ -84,9 +116,15 @@ def separating_plane_kernel(va, na, ea, vb, nb, eb):
 
 
 def _edges(faces):
-    e = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
-    e = np.sort(e, axis=1)
-    return np.ascontiguousarray(np.unique(e, axis=0))
+    """Undirected edges (E, 2) of a closed triangle mesh and the two faces sharing each."""
+    directed = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+    owner = np.tile(np.arange(len(faces)), 3)
+    key = np.sort(directed, axis=1)
+    order = np.lexsort((key[:, 1], key[:, 0]))
+    key, owner = key[order], owner[order]
+    # a closed, consistently wound mesh has every edge exactly twice, adjacent after sorting
+    return (np.ascontiguousarray(key[0::2]),
+            np.ascontiguousarray(np.column_stack([owner[0::2], owner[1::2]])))
 
 
 def separating_plane(va, fa, vb, fb):
@@ -111,7 +149,8 @@ def separating_plane(va, fa, vb, fb):
     """
     a, fa_, na, _ = convex_mesh(va, fa, 'a')
     b, fb_, nb, _ = convex_mesh(vb, fb, 'b')
-    gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, na, _edges(fa_), b, nb, _edges(fb_))
+    gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, na, *_edges(fa_), b, nb,
+                                                          *_edges(fb_))
     n = np.array([nx, ny, nz])
     # a point on the mid-plane: a's support plane moved half the gap towards b
     anchor = a[np.argmax(a @ n)]
