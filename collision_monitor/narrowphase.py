@@ -10,13 +10,13 @@ vertices after `place_bodies`.  A pose is ``(x, y, yaw)``: world = R(yaw) offset
 import numba
 import numpy as np
 
-from .constants import jit, jit_parallel, PARALLEL_MIN_BODIES
+from .constants import jit, jit_inline, jit_parallel, PARALLEL_MIN_BODIES
 from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
 from .geometry2d.primitives import length_tolerance
 from .trig import sincos
 
 
-@jit
+@jit_inline
 def _place_one(b, poses, offsets, vstart, centroid_offsets, verts, aabb, centroids):
     x = poses[b, 0]
     y = poses[b, 1]

@@ -11,7 +11,7 @@ polynomials for sin and cos on [-pi/4, pi/4] (absolute error below 2e-16 there);
 
 import math
 
-from .constants import jit
+from .constants import jit_inline
 
 REDUCTION_LIMIT = 1.0e5  # rad
 _TWO_OVER_PI = 0.63661977236758134308
@@ -32,7 +32,7 @@ _C5 = 2.08757232129817482790e-09
 _C6 = -1.13596475577881948265e-11
 
 
-@jit
+@jit_inline
 def sincos(x):
     """Return (sin x, cos x)."""
     if not abs(x) <= REDUCTION_LIMIT:
