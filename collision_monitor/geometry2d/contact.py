@@ -24,8 +24,8 @@ import enum
 import numpy as np
 
 from .point_in_polygon import point_in_convex_kernel, point_in_polygon_kernel
-from .primitives import (centroid, cross, length_tolerance, outward_normal, polygon_scale,
-                         segment_intersection)
+from .primitives import (centroid, closest_on_segment, cross, length_tolerance,
+                         outward_normal, polygon_scale, segment_intersection)
 from .separating_axis import sat_kernel
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import FLOAT, INDEX, jit
@@ -128,26 +128,19 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
         best_d = np.inf
         for k in range(n):
             j = k + 1 if k + 1 < n else 0
-            ax = poly[k, 0]
-            ay = poly[k, 1]
-            ex = poly[j, 0] - ax
-            ey = poly[j, 1] - ay
-            ee = ex * ex + ey * ey
-            t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
-            d = np.hypot(px - ax - t * ex, py - ay - t * ey)
+            qx, qy, _ = closest_on_segment(poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1],
+                                           px, py)
+            d = np.hypot(px - qx, py - qy)
             if d < best_d:
                 best_d = d
                 best_e = k
     k = best_e
     j = k + 1 if k + 1 < n else 0
-    ax = poly[k, 0]
-    ay = poly[k, 1]
-    ex = poly[j, 0] - ax
-    ey = poly[j, 1] - ay
-    ee = ex * ex + ey * ey
-    t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
-    depth = max(0.0, -orient * cross(ex, ey, px - ax, py - ay) / np.sqrt(ee))
-    return k, ax + t * ex, ay + t * ey, depth
+    ax, ay, bx, by = poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1]
+    qx, qy, _ = closest_on_segment(ax, ay, bx, by, px, py)
+    depth = max(0.0, -orient * cross(bx - ax, by - ay, px - ax, py - ay)
+                / np.hypot(bx - ax, by - ay))
+    return k, qx, qy, depth
 
 
 @jit
