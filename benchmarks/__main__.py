@@ -158,6 +158,25 @@ def compile_times():
     return out
 
 
+def peak_memory(n=100000):
+    """Peak resident memory (MB) of a process holding N bodies through detect and predict,
+    and of one that only imports and warms the engine."""
+    code = ('import resource, sys, numpy as np; from collision_monitor import CollisionWorld; '
+            'from benchmarks.scenes import make_scene; w = CollisionWorld(); w.warmup(); '
+            'n = int(sys.argv[1]); s = make_scene(n, 8, 0.02, seed=5) if n else None\n'
+            'if n:\n'
+            '    [w.add_body(f"b{k}", fp) for k, fp in enumerate(s.footprints)]\n'
+            '    w.set_poses(s.poses); w.set_twists(s.twists); w.detect(); w.predict(2.0)\n'
+            'print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)')
+    out = []
+    for count in (0, n):
+        proc = subprocess.run([sys.executable, '-c', code, str(count)], capture_output=True,
+                              text=True, check=True, cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        out.append(float(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
 def node_start():
     """Seconds from starting the node process to its first state message (it is active)."""
     from collision_monitor.launcher import confine_dds, start_node, stop_node
@@ -243,7 +262,8 @@ def format_3d(rows3d):
     return lines
 
 
-def report(det, variants, look, bound, compiles, start_times, sizes, latency, rows3d):
+def report(det, variants, look, bound, compiles, start_times, sizes, latency, rows3d,
+           memory):
     lines = ['# Benchmarks', '',
              f'Written by `make bench` on {time.strftime("%Y-%m-%d")}, {platform.machine()}, '
              f'{os.cpu_count()} cores, Python {platform.python_version()}. Medians over '
@@ -302,7 +322,9 @@ def report(det, variants, look, bound, compiles, start_times, sizes, latency, ro
               f'- numba compile of every tick kernel (import + warm-up), empty cache: '
               f'{compiles[0]:.1f} s; cached: {compiles[1]:.2f} s.',
               f'- node process start to active (first state message), cached kernels, three '
-              f'starts: {", ".join(f"{t:.2f}" for t in start_times)} s.', '',
+              f'starts: {", ".join(f"{t:.2f}" for t in start_times)} s.',
+              f'- peak resident memory: {memory[0]:.0f} MB for the warmed-up engine alone, '
+              f'{memory[1]:.0f} MB with 100,000 bodies through detect and predict.', '',
               '## End to end over DDS (bulk PoseArray at 47 Hz, node timer at 50 Hz)', '',
               'Latency: from publishing the poses to the node publishing the next warnings '
               'message (its header stamp; one wall clock). With the timer alone it includes the '
@@ -332,6 +354,7 @@ def main(argv=None):
         look = lookahead([1000, 10000], progress)
     bound = lower_bound(sizes)
     compiles = compile_times()
+    memory = peak_memory()
     start_times = node_start()
     from benchmarks.bench3d import run as run3d
     rows3d = run3d()
@@ -339,7 +362,7 @@ def main(argv=None):
     latency = [(n, mode, *measure(n, domain=70 + 2 * k + mode, tick_on_source=mode))
                for k, n in enumerate((100, 1000)) for mode in (False, True)]
     plot(det, DOCS / 'img' / 'bench_detect.png', DOCS / 'img' / 'bench_speedup.png')
-    report(det, variants, look, bound, compiles, start_times, sizes, latency, rows3d)
+    report(det, variants, look, bound, compiles, start_times, sizes, latency, rows3d, memory)
     print((DOCS / 'benchmarks.md').read_text())
 
 
