@@ -10,8 +10,8 @@ JIT policy
   points (the Makefile sets one directory for a whole test run).  Cached kernels freeze the
   module globals they read, so constants used inside kernels live here and only here; clear the
   cache after changing this file (CI always starts from an empty cache).
-* Parallel kernels (``parallel=True``) are cached too; they are only used where an independent
-  loop over pairs or points is long enough to pay for the thread start on two cores.
+* Parallel kernels (``parallel=True``) are cached too; used where an independent loop over
+  bodies measured faster than its serial form on two cores (`narrowphase.place_bodies`).
 
 Tolerance policy
 ----------------
@@ -39,9 +39,8 @@ jit = numba.njit(**JIT_OPTIONS)
 """Decorator for serial kernels."""
 
 jit_inline = numba.njit(inline='always', **JIT_OPTIONS)
-"""Decorator for helpers called per body or per pair in hot loops: numba inlines them into
-the caller's IR (a plain call passes every array argument as a struct, which measured 2x
-slower for the per-body transform)."""
+"""Decorator for tiny helpers called in hot loops (sincos): numba inlines them into the
+caller's IR."""
 
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
@@ -49,6 +48,3 @@ jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 MAX_COORDINATE = 1e9
 """Largest |x| or |y| of a pose (m): farther is refused, beyond any map and where the
 grid's integer cell numbers would overflow."""
-
-PARALLEL_MIN_BODIES = 8192
-"""Below this many bodies a per-body loop runs serially: starting threads costs more."""

@@ -10,64 +10,48 @@ vertices after `place_bodies`.  A pose is ``(x, y, yaw)``: world = R(yaw) offset
 import numba
 import numpy as np
 
-from .constants import jit, jit_inline, jit_parallel, PARALLEL_MIN_BODIES
+from .constants import jit, jit_parallel
 from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
 from .geometry2d.primitives import length_tolerance
 from .trig import sincos
 
 
-@jit_inline
-def _place_one(b, poses, offsets, vstart, centroid_offsets, verts, aabb, centroids):
-    x = poses[b, 0]
-    y = poses[b, 1]
-    s, c = sincos(poses[b, 2])
-    xmin = np.inf
-    ymin = np.inf
-    xmax = -np.inf
-    ymax = -np.inf
-    for v in range(vstart[b], vstart[b + 1]):
-        ox = offsets[v, 0]
-        oy = offsets[v, 1]
-        wx = x + c * ox - s * oy
-        wy = y + s * ox + c * oy
-        verts[v, 0] = wx
-        verts[v, 1] = wy
-        xmin = min(xmin, wx)
-        xmax = max(xmax, wx)
-        ymin = min(ymin, wy)
-        ymax = max(ymax, wy)
-    aabb[b, 0] = xmin
-    aabb[b, 1] = ymin
-    aabb[b, 2] = xmax
-    aabb[b, 3] = ymax
-    ox = centroid_offsets[b, 0]
-    oy = centroid_offsets[b, 1]
-    centroids[b, 0] = x + c * ox - s * oy
-    centroids[b, 1] = y + s * ox + c * oy
-
-
-@jit
-def _place_serial(poses, active, offsets, vstart, centroid_offsets, verts, aabb, centroids):
-    for b in range(poses.shape[0]):
-        if active[b]:
-            _place_one(b, poses, offsets, vstart, centroid_offsets, verts, aabb, centroids)
-
-
 @jit_parallel
-def _place_parallel(poses, active, offsets, vstart, centroid_offsets, verts, aabb, centroids):
-    for b in numba.prange(poses.shape[0]):
-        if active[b]:
-            _place_one(b, poses, offsets, vstart, centroid_offsets, verts, aabb, centroids)
-
-
 def place_bodies(poses, active, offsets, vstart, centroid_offsets, verts, aabb, centroids):
     """Transform the vertex offsets of every active body to world vertices, AABBs, centroids.
 
-    Serial below `PARALLEL_MIN_BODIES` bodies (a thread start costs more than it saves),
-    parallel over bodies above.
+    A ``prange`` over bodies: measured faster than a serial loop from 1,000 bodies on two
+    cores, and a few microseconds of thread hand-off for a handful of bodies.
     """
-    kernel = _place_parallel if poses.shape[0] >= PARALLEL_MIN_BODIES else _place_serial
-    kernel(poses, active, offsets, vstart, centroid_offsets, verts, aabb, centroids)
+    for b in numba.prange(poses.shape[0]):
+        if not active[b]:
+            continue
+        x = poses[b, 0]
+        y = poses[b, 1]
+        s, c = sincos(poses[b, 2])
+        xmin = np.inf
+        ymin = np.inf
+        xmax = -np.inf
+        ymax = -np.inf
+        for v in range(vstart[b], vstart[b + 1]):
+            ox = offsets[v, 0]
+            oy = offsets[v, 1]
+            wx = x + c * ox - s * oy
+            wy = y + s * ox + c * oy
+            verts[v, 0] = wx
+            verts[v, 1] = wy
+            xmin = min(xmin, wx)
+            xmax = max(xmax, wx)
+            ymin = min(ymin, wy)
+            ymax = max(ymax, wy)
+        aabb[b, 0] = xmin
+        aabb[b, 1] = ymin
+        aabb[b, 2] = xmax
+        aabb[b, 3] = ymax
+        ox = centroid_offsets[b, 0]
+        oy = centroid_offsets[b, 1]
+        centroids[b, 0] = x + c * ox - s * oy
+        centroids[b, 1] = y + s * ox + c * oy
 
 
 @jit
