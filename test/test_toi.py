@@ -103,9 +103,13 @@ def sampled_first_contact(a, va, aa, b, vb, ab, horizon, steps=400):
 
     if touching(0.0):
         return 0.0
-    ts = np.linspace(0.0, horizon, steps + 1)
+    return first_touch(touching, horizon, steps)
+
+
+def first_touch(touching, horizon, steps):
+    """First sample in (0, horizon] where touching(t) holds, refined by bisection; or None."""
     prev = 0.0
-    for t in ts[1:]:
+    for t in np.linspace(0.0, horizon, steps + 1)[1:]:
         if touching(t):
             lo, hi = prev, t
             for _ in range(60):
@@ -206,16 +210,7 @@ def rigid_contact_time(body_a, pose_a, twist_a, body_b, pose_b, twist_b, horizon
         pa, pb = shapes_at(t)
         return pa.intersects(pb)
 
-    prev = 0.0
-    for t in np.linspace(0, horizon, steps + 1)[1:]:
-        if touching(t):
-            lo, hi = prev, t
-            for _ in range(50):
-                mid = 0.5 * (lo + hi)
-                lo, hi = (lo, mid) if touching(mid) else (mid, hi)
-            return hi
-        prev = t
-    return None
+    return first_touch(touching, horizon, steps)
 
 
 def test_rotating_bodies_reprediction_converges_to_rigid_truth():
