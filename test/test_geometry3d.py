@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """3D library against independent references: scipy linprog/ConvexHull, brute force."""
 
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize
