@@ -23,7 +23,7 @@ from .trig import sincos
 
 @jit
 def vertex_kinematics_kernel(poses, twists, accels, active, offsets, vstart, pos, vel, acc):
-    """Fill (V, 2) world positions, velocities and accelerations of the vertices of active bodies."""
+    """Fill (V, 2) world positions, velocities and accelerations of active bodies' vertices."""
     for b in range(poses.shape[0]):
         if not active[b]:
             continue

@@ -196,7 +196,7 @@ def test_open_and_inward_meshes_are_refused():
         point_in_convex_polyhedron([[0.5, 0.5, 0.5]], lv, lf)
 
 
-# --- triangles and facets --------------------------------------------------------------------------
+# --- triangles and facets ----------------------------------------------------------------------
 def lp_triangles_meet(t1, t2):
     return lp_intersect(np.asarray(t1, float), np.asarray(t2, float))
 
@@ -242,7 +242,7 @@ def test_facet_intersection_of_squares():
     assert len(facet_intersection(sq, upright + [2, 0, 0])) == 0
 
 
-# --- convex pairs --------------------------------------------------------------------------------------
+# --- convex pairs ------------------------------------------------------------------------------
 @pytest.mark.parametrize('seed', range(30))
 def test_gjk_and_separating_plane_match_references(seed):
     rng = np.random.default_rng(seed)
