@@ -155,6 +155,7 @@ class CollisionWorld:
         self._has_pose = np.zeros(0, np.bool_)
         self._enabled = np.zeros(0, np.bool_)
         self._packed = False
+        self._placed = False  # world vertices, boxes and centroids match poses and activity
         self._names = None
         self._history = None  # (stamp, {pair: began}, active) of the last stamped tick
         self.predictor = 'constant_acceleration'
@@ -244,6 +245,7 @@ class CollisionWorld:
             raise ValueError(f'poses beyond +-{MAX_COORDINATE:g} m are not supported')
         self._poses[idx] = arr
         self._has_pose[idx] = True
+        self._placed = False
 
     def set_twists(self, twists, bodies=None):
         """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
@@ -272,6 +274,7 @@ class CollisionWorld:
     def set_active(self, bodies, active):
         """Include (True) or leave out (False) bodies from the following ticks."""
         self._enabled[self._as_indices(bodies)] = active
+        self._placed = False
 
     @property
     def poses(self):
@@ -307,8 +310,7 @@ class CollisionWorld:
         """
         self._pack()
         active = self.active
-        place_bodies(self._poses, active, self._offsets, self._vstart, self._centroid_offsets,
-                     self._verts, self._aabb, self._centroids)
+        self._place(active)
         n_pairs = self._broad_phase(self._aabb, active)
         while True:
             nc, nf = narrow_phase(
@@ -364,8 +366,7 @@ class CollisionWorld:
         active = self.active
         pos, vel, acc = self._kin
         self._vertex_kinematics(active, pos, vel, acc, predictor)
-        place_bodies(self._poses, active, self._offsets, self._vstart, self._centroid_offsets,
-                     self._verts, self._aabb, self._centroids)
+        self._place(active)
         swept_aabbs(pos, vel, acc, self._vstart, active, float(horizon), 0.0, self._swept)
         n_pairs = self._broad_phase(self._swept, active)
         out = self._p_out
@@ -444,9 +445,18 @@ class CollisionWorld:
                 out[k] = int(b)
         return out
 
+    def _place(self, active):
+        """World vertices, boxes and centroids of the active bodies, once per change of state
+        (a tick's detect and predict share them)."""
+        if not self._placed:
+            place_bodies(self._poses, active, self._offsets, self._vstart,
+                         self._centroid_offsets, self._verts, self._aabb, self._centroids)
+            self._placed = True
+
     def _pack(self):
         if self._packed:
             return
+        self._placed = False
         bodies = self._bodies
         n = len(bodies)
         counts = np.array([b.offsets.shape[0] for b in bodies], dtype=INDEX)
