@@ -15,72 +15,91 @@ constant (seed 000): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translatio
 second-order approximation of rotation.
 """
 
+import numba
 import numpy as np
 
-from .constants import FLOAT, jit
+from .constants import FLOAT, jit, jit_parallel
 from .trig import sincos
 
 
 @jit
-def vertex_kinematics_kernel(poses, twists, accels, active, offsets, vstart, pos, vel, acc):
-    """Fill (V, 2) world positions, velocities and accelerations of active bodies' vertices."""
-    for b in range(poses.shape[0]):
-        if not active[b]:
-            continue
-        s, c = sincos(poses[b, 2])
-        w = twists[b, 2]
+def _vertex_state(b, v, s, c, poses, twists, accels, offsets, constant_velocity):
+    """Position, velocity and acceleration (x, y each) of vertex v of body b, with
+    ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity predictor."""
+    rx = c * offsets[v, 0] - s * offsets[v, 1]
+    ry = s * offsets[v, 0] + c * offsets[v, 1]
+    w = twists[b, 2]
+    ax = ay = 0.0
+    if not constant_velocity:
         al = accels[b, 2]
-        for v in range(vstart[b], vstart[b + 1]):
-            rx = c * offsets[v, 0] - s * offsets[v, 1]
-            ry = s * offsets[v, 0] + c * offsets[v, 1]
-            pos[v, 0] = poses[b, 0] + rx
-            pos[v, 1] = poses[b, 1] + ry
-            vel[v, 0] = twists[b, 0] - w * ry
-            vel[v, 1] = twists[b, 1] + w * rx
-            acc[v, 0] = accels[b, 0] - al * ry - w * w * rx
-            acc[v, 1] = accels[b, 1] + al * rx - w * w * ry
+        ax = accels[b, 0] - al * ry - w * w * rx
+        ay = accels[b, 1] + al * rx - w * w * ry
+    return (poses[b, 0] + rx, poses[b, 1] + ry, twists[b, 0] - w * ry, twists[b, 1] + w * rx,
+            ax, ay)
+
+
+@jit
+def body_kinematics(b, poses, twists, accels, offsets, vstart, constant_velocity, pos, vel,
+                    acc, row):
+    """Write the vertex kinematics of body b to rows ``row, row + 1, ...`` of pos, vel, acc."""
+    s, c = sincos(poses[b, 2])
+    for v in range(vstart[b], vstart[b + 1]):
+        k = row + v - vstart[b]
+        (pos[k, 0], pos[k, 1], vel[k, 0], vel[k, 1], acc[k, 0],
+         acc[k, 1]) = _vertex_state(b, v, s, c, poses, twists, accels, offsets,
+                                    constant_velocity)
 
 
 @jit
 def _path_extent(p, v, a, horizon):
-    """Min and max over t in [0, horizon] of p + v t + a t^2 / 2 (one axis)."""
-    end = p + v * horizon + 0.5 * a * horizon * horizon
-    lo = min(p, end)
-    hi = max(p, end)
-    if a != 0.0:
-        t = -v / a
-        if 0.0 < t < horizon:
-            mid = p + v * t + 0.5 * a * t * t
-            lo = min(lo, mid)
-            hi = max(hi, mid)
-    return lo, hi
+    """Min and max over t in [0, horizon] of p + v t + a t^2 / 2 (one axis).
+
+    The extremes are at the ends and at the turning point t = -v / a; clamped into
+    [0, horizon] that point is always on the path, so taking it unconditionally keeps the
+    loop free of unpredictable branches.
+    """
+    end = p + (v + 0.5 * a * horizon) * horizon
+    t = min(max(-v / a if a != 0.0 else 0.0, 0.0), horizon)
+    mid = p + (v + 0.5 * a * t) * t
+    return min(p, end, mid), max(p, end, mid)
 
 
 @jit
-def swept_aabbs(pos, vel, acc, vstart, active, horizon, pad, out):
-    """Boxes (N, 4) holding every vertex path of each active body over [0, horizon], padded.
+def reach(b, twists, accels, radius, t, constant_velocity):
+    """Radius about body b's origin holding each vertex's model path up to time t.
+
+    A vertex at r = R s (|r| <= rho, the bounding radius) follows
+    ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path, so it
+    stays within ``rho (1 + |w| t + (|alpha| + w^2) t^2 / 2)`` of c(t) (no t^2 term under
+    constant velocity).
+    """
+    w = abs(twists[b, 2])
+    growth = w * t
+    if not constant_velocity:
+        growth += 0.5 * (abs(accels[b, 2]) + w * w) * t * t
+    return radius[b] * (1.0 + growth)
+
+
+@jit_parallel
+def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizon, swept):
+    """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
+    the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
 
     The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
     """
-    for b in range(vstart.shape[0] - 1):
+    for b in numba.prange(poses.shape[0]):
         if not active[b]:
             continue
-        xmin = np.inf
-        ymin = np.inf
-        xmax = -np.inf
-        ymax = -np.inf
-        for v in range(vstart[b], vstart[b + 1]):
-            lo, hi = _path_extent(pos[v, 0], vel[v, 0], acc[v, 0], horizon)
-            xmin = min(xmin, lo)
-            xmax = max(xmax, hi)
-            lo, hi = _path_extent(pos[v, 1], vel[v, 1], acc[v, 1], horizon)
-            ymin = min(ymin, lo)
-            ymax = max(ymax, hi)
-        out[b, 0] = xmin - pad
-        out[b, 1] = ymin - pad
-        out[b, 2] = xmax + pad
-        out[b, 3] = ymax + pad
+        ax = 0.0 if constant_velocity else accels[b, 0]
+        ay = 0.0 if constant_velocity else accels[b, 1]
+        r = reach(b, twists, accels, radius, horizon, constant_velocity)
+        lo, hi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
+        swept[b, 0] = lo - r
+        swept[b, 2] = hi + r
+        lo, hi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)
+        swept[b, 1] = lo - r
+        swept[b, 3] = hi + r
 
 
 def vertex_kinematics(pose, twist, acceleration, offsets):
@@ -104,9 +123,8 @@ def vertex_kinematics(pose, twist, acceleration, offsets):
     off = np.ascontiguousarray(offsets, dtype=FLOAT).reshape(-1, 2)
     n = off.shape[0]
     pos, vel, acc = (np.zeros((n, 2), FLOAT) for _ in range(3))
-    vertex_kinematics_kernel(np.asarray(pose, FLOAT).reshape(1, 3),
-                             np.asarray(twist, FLOAT).reshape(1, 3),
-                             np.asarray(acceleration, FLOAT).reshape(1, 3),
-                             np.ones(1, np.bool_), off, np.array([0, n], np.intp),
-                             pos, vel, acc)
+    body_kinematics(0, np.asarray(pose, FLOAT).reshape(1, 3),
+                    np.asarray(twist, FLOAT).reshape(1, 3),
+                    np.asarray(acceleration, FLOAT).reshape(1, 3), off,
+                    np.array([0, n], np.intp), False, pos, vel, acc, 0)
     return pos, vel, acc

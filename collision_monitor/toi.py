@@ -35,13 +35,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .constants import jit
+import numba
+
+from .constants import jit, jit_parallel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, length_tolerance, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
-from .polyroots import poly4_roots
+from .kinematics import body_kinematics
+from .polyroots import clip_step, poly4_roots
 
 PREDICTORS = ('constant_acceleration', 'constant_velocity')
+CLIP_ROUNDS = 4
+"""Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
 
 
 @jit
@@ -68,12 +73,46 @@ def _at(p, v, a, t):
 
 
 @jit
-def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, horizon, tol):
-    """Earliest t in [0, horizon] at which vertex j lies on segment p->q of the other polygon.
+def _dot_coefficients(u0x, u0y, u1x, u1y, u2x, u2y, w0x, w0y, w1x, w1y, w2x, w2y):
+    """Coefficients of u(t) . w(t) for u = u0 + u1 t + u2 t^2 and w likewise."""
+    return (u0x * w0x + u0y * w0y,
+            u0x * w1x + u0y * w1y + u1x * w0x + u1y * w0y,
+            u0x * w2x + u0y * w2y + u1x * w1x + u1y * w1y + u2x * w0x + u2y * w0y,
+            u1x * w2x + u1y * w2y + u2x * w1x + u2y * w1y,
+            u2x * w2x + u2y * w2y)
+
+
+@jit
+def _event_window(f, g, k, lo, hi, ftol, gtol):
+    """Narrow [lo, hi] to where a vertex-edge event can be: |f| <= ftol (on the line) and
+    g >= -gtol, k >= -gtol (within the edge's slab: ``g = u.w``, ``k = (w - u).w``).
+
+    Bezier clips of the three quartics in turn (`polyroots.clip_step`), up to CLIP_ROUNDS
+    rounds, until a round gains under a tenth of the window.  Returns the new lo, inf when
+    one of them rules the window out.
+    """
+    for _ in range(CLIP_ROUNDS):
+        start = lo
+        lo = clip_step(f[0], f[1], f[2], f[3], f[4], lo, hi, ftol, False)
+        if lo <= hi:
+            lo = clip_step(g[0], g[1], g[2], g[3], g[4], lo, hi, gtol, True)
+        if lo <= hi:
+            lo = clip_step(k[0], k[1], k[2], k[3], k[4], lo, hi, gtol, True)
+        if not lo <= hi:
+            return np.inf
+        if lo - start < 0.1 * (hi - start):
+            break
+    return lo
+
+
+@jit
+def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, lo, hi, tol):
+    """Earliest t in [lo, hi] at which vertex j lies on segment p->q of the other polygon.
 
     `pj, vj, aj` and `pe, ve, ae` are (n, 2) vertex kinematics of the vertex's polygon and of
     the edge's polygon.  Returns ``(t, d)`` with d the position along the edge (0 at p,
-    1 at q), or ``(inf, nan)``.
+    1 at q), or ``(inf, nan)``.  Bezier clipping (`_event_window`) rejects most quartics,
+    or narrows [lo, hi], before the roots are isolated.
     """
     c0, c1, c2, c3, c4 = quartic_coefficients(
         pj[j, 0], pj[j, 1], vj[j, 0], vj[j, 1], aj[j, 0], aj[j, 1],
@@ -82,11 +121,24 @@ def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, horizon, tol):
     ex = pe[q, 0] - pe[p, 0]
     ey = pe[q, 1] - pe[p, 1]
     ftol = tol * np.sqrt(ex * ex + ey * ey)
-    # cheap rejection: |f(t)| >= |c0| - sum |c_k| H^k > ftol on the whole interval
-    h = horizon
-    if abs(c0) - (abs(c1) + (abs(c2) + (abs(c3) + abs(c4) * h) * h) * h) * h > ftol:
+    lo = clip_step(c0, c1, c2, c3, c4, lo, hi, ftol, False)
+    if not lo <= hi:
         return np.inf, np.nan
-    n, r0, r1, r2, r3 = poly4_roots(c0, c1, c2, c3, c4, 0.0, horizon, ftol)
+    u0x, u0y = pj[j, 0] - pe[p, 0], pj[j, 1] - pe[p, 1]
+    u1x, u1y = vj[j, 0] - ve[p, 0], vj[j, 1] - ve[p, 1]
+    u2x, u2y = 0.5 * (aj[j, 0] - ae[p, 0]), 0.5 * (aj[j, 1] - ae[p, 1])
+    w1x, w1y = ve[q, 0] - ve[p, 0], ve[q, 1] - ve[p, 1]
+    w2x, w2y = 0.5 * (ae[q, 0] - ae[p, 0]), 0.5 * (ae[q, 1] - ae[p, 1])
+    g = _dot_coefficients(u0x, u0y, u1x, u1y, u2x, u2y, ex, ey, w1x, w1y, w2x, w2y)
+    ww = _dot_coefficients(ex, ey, w1x, w1y, w2x, w2y, ex, ey, w1x, w1y, w2x, w2y)
+    k = (ww[0] - g[0], ww[1] - g[1], ww[2] - g[2], ww[3] - g[3], ww[4] - g[4])
+    # d >= -tol / |w| means g >= -tol |w(t)|, and |w(t)| <= |w0| + |w1| h + |w2| h^2
+    gtol = tol * (np.sqrt(ww[0]) + (np.sqrt(w1x * w1x + w1y * w1y)
+                                    + np.sqrt(w2x * w2x + w2y * w2y) * hi) * hi)
+    lo = _event_window((c0, c1, c2, c3, c4), g, k, lo, hi, ftol, gtol)
+    if not lo <= hi:
+        return np.inf, np.nan
+    n, r0, r1, r2, r3 = poly4_roots(c0, c1, c2, c3, c4, lo, hi, ftol)
     for k in range(n):
         t = r0 if k == 0 else (r1 if k == 1 else (r2 if k == 2 else r3))
         px = _at(pe[p, 0], ve[p, 0], ae[p, 0], t)
@@ -104,33 +156,128 @@ def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, horizon, tol):
 
 
 @jit
-def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, horizon, tol):
-    """Earliest vertex-edge event between polygons a and b (vertex kinematics (n, 2) each).
+def _inside_quartic(d0x, d0y, d1x, d1y, d2x, d2y, r0, r1, r2):
+    """Coefficients of ``R(t)^2 - |d(t)|^2`` for d = d0 + d1 t + d2 t^2 and a reach
+    R = r0 + r1 t + r2 t^2 with r_k >= 0: non-negative exactly where |d(t)| <= R(t)."""
+    return (r0 * r0 - (d0x * d0x + d0y * d0y),
+            2.0 * (r0 * r1 - (d0x * d1x + d0y * d1y)),
+            r1 * r1 + 2.0 * r0 * r2 - (d1x * d1x + d1y * d1y + 2.0 * (d0x * d2x + d0y * d2y)),
+            2.0 * (r1 * r2 - (d1x * d2x + d1y * d2y)),
+            r2 * r2 - (d2x * d2x + d2y * d2y))
+
+
+@jit
+def _reach_disc(p, v, a):
+    """A disc about the mean vertex, growing with time, that holds the polygon.
+
+    The mean of the vertex paths is the path of the mean point, m(t) = mp + mv t + ma t^2 / 2,
+    and ``|r_k(t) - m(t)| <= |dp_k| + |dv_k| t + |da_k| t^2 / 2``; every point of the polygon,
+    a convex combination of its vertices, is within ``R(t) = r0 + r1 t + r2 t^2`` of m(t) with
+    each r the largest of those terms over k.  Returns ``(mp, mv, ma / 2, r0, r1, r2)``
+    flattened.
+    """
+    n = p.shape[0]
+    mpx = mpy = mvx = mvy = max_ = may = 0.0
+    for k in range(n):
+        mpx += p[k, 0]
+        mpy += p[k, 1]
+        mvx += v[k, 0]
+        mvy += v[k, 1]
+        max_ += a[k, 0]
+        may += a[k, 1]
+    mpx /= n
+    mpy /= n
+    mvx /= n
+    mvy /= n
+    max_ /= n
+    may /= n
+    r0 = r1 = r2 = 0.0
+    for k in range(n):
+        r0 = max(r0, np.hypot(p[k, 0] - mpx, p[k, 1] - mpy))
+        r1 = max(r1, np.hypot(v[k, 0] - mvx, v[k, 1] - mvy))
+        r2 = max(r2, 0.5 * np.hypot(a[k, 0] - max_, a[k, 1] - may))
+    return mpx, mpy, mvx, mvy, 0.5 * max_, 0.5 * may, r0, r1, r2
+
+
+@jit
+def _enters_disc(p, v, a, j, disc, lo, hi, tol):
+    """Lower bound in [lo, hi] on when vertex j can come within the disc (`_reach_disc`)
+    widened by tol; inf when it cannot."""
+    mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = disc
+    c = _inside_quartic(p[j, 0] - mpx, p[j, 1] - mpy, v[j, 0] - mvx, v[j, 1] - mvy,
+                        0.5 * a[j, 0] - m2x, 0.5 * a[j, 1] - m2y, r0 + tol, r1, r2)
+    return clip_step(c[0], c[1], c[2], c[3], c[4], lo, hi, 0.0, True)
+
+
+@jit
+def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
+    """Earliest event in [lo, hi] of vertex j against the edges of the other polygon:
+    ``(t, edge, d)``, or ``(inf, -1, nan)``.  Each event found narrows the later searches."""
+    ne = pe.shape[0]
+    first = np.inf
+    edge = -1
+    along = np.nan
+    for e in range(ne):
+        q = e + 1 if e + 1 < ne else 0
+        t, d = vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, e, q, lo, hi, tol)
+        if t < first:
+            first, edge, along, hi = t, e, d, t
+    return first, edge, along
+
+
+@jit
+def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, horizon, tol):
+    """Earliest vertex-edge event in [start, horizon] between polygons a and b (vertex
+    kinematics (n, 2) each; `start` > 0 only when nothing can happen before it).
 
     Returns ``(t, side, vertex, edge, x, y, nx, ny)``: side 0 when a vertex of a meets an edge
     of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
     a to b at time t (the outward normal of the edge, negated when the edge is b's).  ``t`` is
     inf and the rest meaningless when nothing happens within the horizon.
     """
-    best = horizon
-    side = -1
-    vertex = -1
-    edge = -1
-    along = 0.0
     n = pa.shape[0]
     m = pb.shape[0]
+    disc_a = _reach_disc(pa, va, aa)
+    disc_b = _reach_disc(pb, vb, ab)
+    # the vertex that can reach the other polygon soonest goes first: its event, usually the
+    # first contact, then bounds the search of every other vertex
+    first_s = first_j = -1
+    soonest = np.inf
     for s in range(2):
-        nv = n if s == 0 else m
-        ne = m if s == 0 else n
-        for j in range(nv):
-            for e in range(ne):
-                q = e + 1 if e + 1 < ne else 0
-                if s == 0:
-                    t, d = vertex_edge_toi(pa, va, aa, j, pb, vb, ab, e, q, best, tol)
-                else:
-                    t, d = vertex_edge_toi(pb, vb, ab, j, pa, va, aa, e, q, best, tol)
-                if t < best or (side < 0 and t <= best):
-                    best, side, vertex, edge, along = t, s, j, e, d
+        for j in range(n if s == 0 else m):
+            if s == 0:
+                lo = _enters_disc(pa, va, aa, j, disc_b, start, horizon, tol)
+            else:
+                lo = _enters_disc(pb, vb, ab, j, disc_a, start, horizon, tol)
+            if lo < soonest:
+                soonest, first_s, first_j = lo, s, j
+    if first_s < 0:
+        return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
+    if first_s == 0:
+        best, edge, along = _vertex_first_event(pa, va, aa, first_j, pb, vb, ab, soonest,
+                                                horizon, tol)
+    else:
+        best, edge, along = _vertex_first_event(pb, vb, ab, first_j, pa, va, aa, soonest,
+                                                horizon, tol)
+    side = first_s if edge >= 0 else -1
+    vertex = first_j
+    best = min(best, horizon)
+    for s in range(2):
+        for j in range(n if s == 0 else m):
+            if s == first_s and j == first_j:
+                continue
+            # vertices that never come near the other polygon skip its edges
+            t, e, d = np.inf, -1, np.nan
+            if s == 0:
+                lo = _enters_disc(pa, va, aa, j, disc_b, start, best, tol)
+                if lo <= best:
+                    t, e, d = _vertex_first_event(pa, va, aa, j, pb, vb, ab, lo, best, tol)
+            else:
+                lo = _enters_disc(pb, vb, ab, j, disc_a, start, best, tol)
+                if lo <= best:
+                    t, e, d = _vertex_first_event(pb, vb, ab, j, pa, va, aa, lo, best, tol)
+            if t < best or (side < 0 and t <= best):
+                best, side, vertex, edge, along = t, s, j, e, d
     if side < 0:
         return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
     t = best
@@ -218,8 +365,8 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
     if polygons_intersect_kernel(pa, oa, is_convex(pa), pb, ob, is_convex(pb), tol):
         nan2 = np.full(2, np.nan)
         return FirstContact(0.0, '', -1, -1, nan2, nan2.copy())
-    t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(pa, va, aa, oa, pb, vb, ab, ob,
-                                                               float(horizon), tol)
+    t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
+        pa, va, aa, oa, pb, vb, ab, ob, 0.0, float(horizon), tol)
     if not np.isfinite(t):
         return None
     return FirstContact(float(t), 'ab'[side], int(vertex), int(edge), np.array([x, y]),
@@ -227,86 +374,100 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 
 
 @jit
-def circles_may_meet(i, j, poses, twists, accels, radius, horizon, constant_velocity, tol):
-    """Conservative test: can any vertex of i come within reach of any vertex of j?
+def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_velocity, tol):
+    """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
-    Under the point model a vertex at offset r from its body's origin follows
-    ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path, so it
-    stays within ``rho(t) <= rho (1 + |w| H + (|alpha| + w^2) H^2 / 2)`` of c(t) (rho: the
-    bounding radius, seed 000).  The pair can only touch if the origins' relative path
-    ``d(t) = dp + dv t + da t^2 / 2`` comes within the sum of those reaches:
-    ``|d(t)|^2 - R^2``, a quartic, has a root or is negative on [0, H].
+    Each body's vertices stay within its `kinematics.reach` R_b(t) = rho (1 + |w| t +
+    (|alpha| + w^2) t^2 / 2) of its origin's path; the pair can only touch once the origins'
+    relative path ``d(t) = dp + dv t + da t^2 / 2`` comes within R(t) = R_i(t) + R_j(t): the
+    first t in [0, H] where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0, 0 when it is now, inf
+    when never.
     """
-    h = horizon
-    reach = tol
-    for b in (i, j):
-        w = abs(twists[b, 2])
-        if constant_velocity:
-            reach += radius[b] * (1.0 + w * h)
-        else:
-            reach += radius[b] * (1.0 + w * h + 0.5 * (abs(accels[b, 2]) + w * w) * h * h)
-    d0x = poses[j, 0] - poses[i, 0]
-    d0y = poses[j, 1] - poses[i, 1]
-    d1x = twists[j, 0] - twists[i, 0]
-    d1y = twists[j, 1] - twists[i, 1]
+    r0 = tol + radius[i] + radius[j]
+    r1 = radius[i] * abs(twists[i, 2]) + radius[j] * abs(twists[j, 2])
+    r2 = 0.0
     d2x = 0.0
     d2y = 0.0
     if not constant_velocity:
+        for b in (i, j):
+            r2 += 0.5 * radius[b] * (abs(accels[b, 2]) + twists[b, 2] * twists[b, 2])
         d2x = 0.5 * (accels[j, 0] - accels[i, 0])
         d2y = 0.5 * (accels[j, 1] - accels[i, 1])
-    c0 = d0x * d0x + d0y * d0y - reach * reach
-    if c0 <= 0.0:
-        return True
-    c1 = 2.0 * (d0x * d1x + d0y * d1y)
-    c2 = d1x * d1x + d1y * d1y + 2.0 * (d0x * d2x + d0y * d2y)
-    c3 = 2.0 * (d1x * d2x + d1y * d2y)
-    c4 = d2x * d2x + d2y * d2y
-    return poly4_roots(c0, c1, c2, c3, c4, 0.0, horizon, 0.0)[0] > 0
+    c = _inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],
+                        twists[j, 0] - twists[i, 0], twists[j, 1] - twists[i, 1],
+                        d2x, d2y, r0, r1, r2)
+    if c[0] >= 0.0:
+        return 0.0
+    # the first sign change from negative
+    return poly4_roots(c[0], c[1], c[2], c[3], c[4], 0.0, horizon, 0.0)[1]
 
 
-@jit
-def predict_pairs(pairs, n_pairs, pos, vel, acc, vstart, orient, convex, aabb, poses, twists,
-                  accels, radius, constant_velocity, horizon, out_pairs, out_time, out_side,
+@jit_parallel
+def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient, convex, aabb,
+                  radius, constant_velocity, horizon, scratch, out_pairs, out_time, out_side,
                   out_vertex, out_edge, out_point, out_normal):
     """First contact of every candidate pair within the horizon; returns how many were found.
 
     Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs with no
-    contact within the horizon are left out.  `circles_may_meet` drops pairs whose bounding
-    circles never meet under the model before the vertex-edge quartics are solved.  Outputs
-    are row-aligned, at most `n_pairs` rows.
+    contact within the horizon are left out.  `circles_meet_time` drops pairs whose reach
+    circles never meet and starts the vertex-edge search of the others where they first do.
+
+    `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
+    of the two bodies of a pair, M at least the largest vertex count: a ``prange`` over its S
+    slots, slot s taking pairs s, s + S, ...  Row p of the outputs (at least `n_pairs` rows)
+    gets pair p's result, then a serial pass packs the pairs found to the front.
     """
+    n_slots = scratch.shape[0]
+    for slot in numba.prange(n_slots):
+        kin = scratch[slot]
+        for p in range(slot, n_pairs, n_slots):
+            i = pairs[p, 0]
+            j = pairs[p, 1]
+            na = vstart[i + 1] - vstart[i]
+            nb = vstart[j + 1] - vstart[j]
+            big = 0.0
+            for r in range(4):
+                big = max(big, abs(aabb[i, r]), abs(aabb[j, r]))
+            tol = length_tolerance(big + max(aabb[i, 2] - aabb[i, 0], aabb[i, 3] - aabb[i, 1],
+                                             aabb[j, 2] - aabb[j, 0], aabb[j, 3] - aabb[j, 1]))
+            start = circles_meet_time(i, j, poses, twists, accels, radius, horizon,
+                                      constant_velocity, tol)
+            t, side, vertex, edge = np.inf, -1, -1, -1
+            x = y = nx = ny = np.nan
+            if start <= horizon:
+                body_kinematics(i, poses, twists, accels, offsets, vstart, constant_velocity,
+                                kin[0, 0], kin[0, 1], kin[0, 2], 0)
+                body_kinematics(j, poses, twists, accels, offsets, vstart, constant_velocity,
+                                kin[1, 0], kin[1, 1], kin[1, 2], 0)
+                pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
+                pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
+                if polygons_intersect_kernel(pa, orient[i], convex[i], pb, orient[j],
+                                             convex[j], tol):
+                    t = 0.0
+                else:
+                    t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
+                        pa, va, aa, orient[i], pb, vb, ab, orient[j], start, horizon, tol)
+            out_time[p] = t
+            out_side[p] = side
+            out_vertex[p] = vertex
+            out_edge[p] = edge
+            out_point[p, 0] = x
+            out_point[p, 1] = y
+            out_normal[p, 0] = nx
+            out_normal[p, 1] = ny
     k = 0
     for p in range(n_pairs):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        a0, a1, b0, b1 = vstart[i], vstart[i + 1], vstart[j], vstart[j + 1]
-        big = 0.0
-        for r in range(4):
-            big = max(big, abs(aabb[i, r]), abs(aabb[j, r]))
-        tol = length_tolerance(big + max(aabb[i, 2] - aabb[i, 0], aabb[i, 3] - aabb[i, 1],
-                                         aabb[j, 2] - aabb[j, 0], aabb[j, 3] - aabb[j, 1]))
-        if not circles_may_meet(i, j, poses, twists, accels, radius, horizon,
-                                constant_velocity, tol):
+        if not out_time[p] <= horizon:
             continue
-        if polygons_intersect_kernel(pos[a0:a1], orient[i], convex[i], pos[b0:b1], orient[j],
-                                     convex[j], tol):
-            t, side, vertex, edge = 0.0, -1, -1, -1
-            x = y = nx = ny = np.nan
-        else:
-            t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-                pos[a0:a1], vel[a0:a1], acc[a0:a1], orient[i],
-                pos[b0:b1], vel[b0:b1], acc[b0:b1], orient[j], horizon, tol)
-            if not t <= horizon:
-                continue
-        out_pairs[k, 0] = i
-        out_pairs[k, 1] = j
-        out_time[k] = t
-        out_side[k] = side
-        out_vertex[k] = vertex
-        out_edge[k] = edge
-        out_point[k, 0] = x
-        out_point[k, 1] = y
-        out_normal[k, 0] = nx
-        out_normal[k, 1] = ny
+        out_pairs[k, 0] = pairs[p, 0]
+        out_pairs[k, 1] = pairs[p, 1]
+        out_time[k] = out_time[p]
+        out_side[k] = out_side[p]
+        out_vertex[k] = out_vertex[p]
+        out_edge[k] = out_edge[p]
+        out_point[k, 0] = out_point[p, 0]
+        out_point[k, 1] = out_point[p, 1]
+        out_normal[k, 0] = out_normal[p, 0]
+        out_normal[k, 1] = out_normal[p, 1]
         k += 1
     return k

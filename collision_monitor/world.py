@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The engine: named polygon bodies, their poses, and every contact on every tick."""
 
+import numba
 import numpy as np
 
 from .broadphase import grid_pairs, GridWorkspace
@@ -9,7 +10,7 @@ from .constants import FLOAT, INDEX, MAX_COORDINATE
 from .geometry2d.contact import Contact
 from .geometry2d.primitives import centroid
 from .geometry2d.validation import is_convex, polygon_orientation, validate_footprint
-from .kinematics import swept_aabbs, vertex_kinematics_kernel
+from .kinematics import swept_boxes, vertex_kinematics
 from .narrowphase import narrow_phase, pair_tolerance, place_bodies
 from .toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
 
@@ -364,46 +365,47 @@ class CollisionWorld:
             raise ValueError(f'predictor must be one of {PREDICTORS}, got {predictor!r}')
         self._pack()
         active = self.active
-        pos, vel, acc = self._kin
-        self._vertex_kinematics(active, pos, vel, acc, predictor)
+        constant_velocity = predictor == 'constant_velocity'
         self._place(active)
-        swept_aabbs(pos, vel, acc, self._vstart, active, float(horizon), 0.0, self._swept)
+        swept_boxes(self._poses, self._twists, self._accels, active, self._radius,
+                    constant_velocity, float(horizon), self._swept)
         n_pairs = self._broad_phase(self._swept, active)
         out = self._p_out
-        k = predict_pairs(self._pairs, n_pairs, pos, vel, acc, self._vstart, self._orient,
-                          self._convex, self._aabb, self._poses, self._twists, self._accels,
-                          self._radius, predictor == 'constant_velocity', float(horizon), *out)
+        k = predict_pairs(self._pairs, n_pairs, self._poses, self._twists, self._accels,
+                          self._offsets, self._vstart, self._orient, self._convex, self._aabb,
+                          self._radius, constant_velocity, float(horizon), self._scratch,
+                          *out)
         return Predictions(self.names, *(o[:k].copy() for o in out))
-
-    def _vertex_kinematics(self, active, pos, vel, acc, predictor):
-        vertex_kinematics_kernel(self._poses, self._twists, self._accels, active,
-                                 self._offsets, self._vstart, pos, vel, acc)
-        if predictor == 'constant_velocity':
-            acc[:] = 0.0
 
     def _trace_back(self, stamp, pairs, active):
         """Began time of each contact; then remember this tick for the next one."""
         began = np.full(pairs.shape[0], stamp)
         last = self._history
-        pos, vel, acc = self._kin_prev
         current = {}
         for c, (i, j) in enumerate(pairs.tolist()):
             if last is not None and (i, j) in last[1]:
                 began[c] = last[1][(i, j)]
             elif last is not None and 0.0 < stamp - last[0] and last[2][i] and last[2][j]:
-                a, b = slice(*self._vstart[i:i + 2]), slice(*self._vstart[j:j + 2])
-                t = first_contact_kernel(
-                    pos[a], vel[a], acc[a], self._orient[i], pos[b], vel[b], acc[b],
-                    self._orient[j], stamp - last[0], pair_tolerance(self._aabb, i, j))[0]
+                t = first_contact_kernel(*self._previous_kinematics(i), self._orient[i],
+                                         *self._previous_kinematics(j), self._orient[j], 0.0,
+                                         stamp - last[0], pair_tolerance(self._aabb, i, j))[0]
                 if np.isfinite(t):
                     began[c] = last[0] + t
             current[(i, j)] = began[c]
-        # this tick's kinematics become the previous ones (buffers swap, no allocation)
-        spare = self._kin_spare
-        self._vertex_kinematics(active, *spare, self.predictor)
-        self._kin_spare, self._kin_prev = self._kin_prev, spare
+        # this tick's state becomes the previous one (buffers swap, no allocation)
+        spare = self._state_spare
+        for dst, src in zip(spare, (self._poses, self._twists, self._accels)):
+            np.copyto(dst, src)
+        self._state_spare, self._state_prev = self._state_prev, spare
         self._history = (stamp, current, active.copy())
         return began
+
+    def _previous_kinematics(self, b):
+        """Vertex kinematics of body b at the previous stamped tick, under `predictor`."""
+        poses, twists, accels = self._state_prev
+        accel = 0.0 * accels[b] if self.predictor == 'constant_velocity' else accels[b]
+        return vertex_kinematics(poses[b], twists[b], accel, self._offsets[
+            self._vstart[b]:self._vstart[b + 1]])
 
     def warmup(self):
         """Compile every kernel of a tick on a tiny scene so the first real tick is not a compile.
@@ -475,9 +477,10 @@ class CollisionWorld:
         self._centroids = np.zeros((n, 2), FLOAT)
         self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)
-        self._kin = tuple(np.zeros_like(self._offsets) for _ in range(3))
-        self._kin_prev = tuple(np.zeros_like(self._offsets) for _ in range(3))
-        self._kin_spare = tuple(np.zeros_like(self._offsets) for _ in range(3))
+        self._scratch = np.zeros((numba.config.NUMBA_NUM_THREADS, 2, 3,
+                                  int(counts.max(initial=0)), 2), FLOAT)
+        self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
+        self._state_spare = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
         self._history = None
         self._pairs = np.zeros((max(16, 2 * n), 2), dtype=INDEX)
         self._grow_contacts(self._pairs.shape[0])

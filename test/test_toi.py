@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Time of collision against dense sampling of the true motion, and its building blocks."""
 
+import math
+
 from hypothesis import assume, given, strategies as st
 import numpy as np
 import pytest
@@ -9,7 +11,7 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kinematics import vertex_kinematics
-from collision_monitor.polyroots import poly4_roots
+from collision_monitor.polyroots import bernstein4, clip_step, poly4_roots
 from collision_monitor.toi import first_contact, quartic_coefficients
 from shapes import rigid, simple_polygons
 
@@ -88,6 +90,91 @@ def test_poly4_roots_degenerate_cases(name, c, expected):
     n, *got = poly4_roots(*map(float, c), 0.0, 2.0, 1e-12)
     assert n == len(expected), name
     assert np.allclose(got[:n], expected, atol=1e-6), name
+
+
+@given(st.lists(st.floats(-10, 10), min_size=5, max_size=5), st.floats(-2, 2),
+       st.floats(0.01, 3))
+def test_bernstein_form_equals_the_power_form(c, a, h):
+    beta = np.array(bernstein4(*c, a, a + h))
+    s = np.linspace(0, 1, 9)
+    basis = np.array([math.comb(4, k) * s ** k * (1 - s) ** (4 - k) for k in range(5)])
+    power = np.polynomial.polynomial.polyval(a + s * h, c)
+    scale = np.polynomial.polynomial.polyval(abs(a) + h, np.abs(c)) + 1.0
+    assert np.allclose(beta @ basis, power, atol=1e-12 * scale)
+
+
+@given(st.lists(st.floats(-1, 3), min_size=1, max_size=4), st.floats(0.1, 10),
+       st.floats(0, 0.5), st.floats(0.0, 1.5), st.booleans())
+def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, lo, at_least):
+    c = np.zeros(5)
+    c[:len(roots) + 1] = np.poly(roots)[::-1] * scale
+    hi = 2.0
+    t = np.linspace(lo, hi, 20001)
+    f = np.polynomial.polynomial.polyval(t, c)
+    if at_least:
+        reached = f >= -band
+    else:  # in the band at a sample, or crossed it since the previous one
+        reached = (np.abs(f) <= band) | (np.sign(f) != np.sign(f[0]))
+    clipped = clip_step(*c, lo, hi, band, at_least)
+    # a clip may stop short of the first point (the hull is only a bound), never beyond it
+    if reached.any():
+        assert clipped <= t[np.argmax(reached)] + 1e-12
+
+
+def regular(k, radius):
+    a = np.linspace(0, 2 * np.pi, k, endpoint=False)
+    return radius * np.column_stack([np.cos(a), np.sin(a)])
+
+
+def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
+    """Earliest vertex-edge event by numpy's companion-matrix roots of every quartic, no
+    pruning: the reference for the clipped, ordered search of first_contact."""
+    best = np.inf
+    for (pj, vj, aj), (pe, ve, ae) in (((pa, va, aa), (pb, vb, ab)),
+                                        ((pb, vb, ab), (pa, va, aa))):
+        m = len(pe)
+        for j in range(len(pj)):
+            for e in range(m):
+                q = (e + 1) % m
+                c = quartic_coefficients(*pj[j], *vj[j], *aj[j], *pe[e], *ve[e], *ae[e],
+                                         *pe[q], *ve[q], *ae[q])
+                for r in np.roots(np.trim_zeros(np.array(c[::-1]), 'f')):
+                    if abs(r.imag) > 1e-9 or not 0.0 <= r.real <= horizon:
+                        continue
+                    t = r.real
+                    at = lambda p, v, a, k: p[k] + v[k] * t + 0.5 * a[k] * t * t
+                    u = at(pj, vj, aj, j) - at(pe, ve, ae, e)
+                    w = at(pe, ve, ae, q) - at(pe, ve, ae, e)
+                    d = u @ w / (w @ w)
+                    if -1e-9 <= d <= 1 + 1e-9:
+                        best = min(best, t)
+    return best
+
+
+def test_first_contact_matches_brute_force_roots_of_every_quartic():
+    rng = np.random.default_rng(11)
+    found = 0
+    for _ in range(300):
+        ka = rng.integers(3, 9)
+        kb = rng.integers(3, 9)
+        shape_a = regular(ka, rng.uniform(0.3, 1.0))
+        shape_b = regular(kb, rng.uniform(0.3, 1.0))
+        state_a = (rng.uniform(-1, 1, 3) * [1, 1, 3], rng.uniform(-1, 1, 3),
+                   rng.uniform(-2, 2, 3))
+        pose_b = np.append(rng.uniform(1.5, 4, 2) * rng.choice([-1, 1], 2),
+                           rng.uniform(-3, 3))
+        state_b = (pose_b, rng.uniform(-1, 1, 3) - 0.5 * np.append(pose_b[:2], 0),
+                   rng.uniform(-2, 2, 3))
+        ka_ = vertex_kinematics(*state_a, shape_a)
+        kb_ = vertex_kinematics(*state_b, shape_b)
+        fc = first_contact(*ka_, *kb_, 2.0)
+        truth = brute_force_first_contact(*ka_, *kb_, 2.0)
+        if fc is None:
+            assert truth == np.inf
+        elif fc.time > 0.0:
+            assert fc.time == pytest.approx(truth, abs=1e-7)
+            found += 1
+    assert found > 50
 
 
 # --- first contact against dense sampling of translational motion ------------------------------
