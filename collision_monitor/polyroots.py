@@ -11,12 +11,12 @@ root (grazing) even without a sign change.  Quadratics use the cancellation-free
 vanishing leading coefficient, so degenerate quartics (really cubic, quadratic, linear or
 constant) need no special path.
 
-Bezier clipping (`bernstein4`, `first_band_entry`, `clip_step`): on [a, b] the quartic equals the Bernstein
-form ``sum_k beta_k B_k((t - a) / (b - a))`` and lies in the convex hull of its control points
-``(k / 4, beta_k)``; where that hull stays out of the band ``|y| <= ftol`` the quartic has no
-root.  Clipping the left end of the interval to where the hull first enters the band is a
-rigorous lower bound on the first root, and repeated clipping converges on it; this rejects
-most of the vertex-edge quartics of time of collision for a few dozen flops each, before
+Bezier clipping (`bernstein4`, `first_band_entry`, `clip_step`): on [a, b] the quartic equals
+the Bernstein form ``sum_k beta_k B_k((t - a) / (b - a))`` and lies in the convex hull of its
+control points ``(k / 4, beta_k)``; where that hull stays out of the band ``|y| <= ftol`` the
+quartic has no root.  Clipping the left end of the interval to where the hull first enters the
+band is a rigorous lower bound on the first root, and repeated clipping converges on it; time
+of collision uses it to reject most vertex-edge quartics for a few dozen flops each, before
 any critical point is computed.
 
 Coefficients are passed low order first: f(t) = c0 + c1 t + c2 t^2 + c3 t^3 + c4 t^4.
