@@ -8,7 +8,7 @@ import numpy as np
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_intersect,
-                                          gjk_distance, gjk_distance_batch)
+                                          ConvexPolyhedron, gjk_distance, gjk_distance_batch)
 
 
 def hull(points):
@@ -55,7 +55,8 @@ def per_query(fn, items, repeat=3):
 
 def run(sizes=(8, 16, 32, 64), count=200, seed=0):
     """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
-    fcl distance, disagreements on intersect, ours batch distance per pair)."""
+    fcl distance, disagreements on intersect, ours batch distance per pair, ours manifold on
+    prepared bodies, fcl collide with contacts, fraction of pairs in contact)."""
     import fcl
     rng = np.random.default_rng(seed)
     rows = []
@@ -72,6 +73,11 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
         def fcl_collide(a, b):
             return fcl.collide(a, b, fcl.CollisionRequest(), fcl.CollisionResult())
 
+        def fcl_contacts(a, b):
+            return fcl.collide(a, b, fcl.CollisionRequest(num_max_contacts=100,
+                                                          enable_contact=True),
+                               fcl.CollisionResult())
+
         def fcl_distance(a, b):
             return fcl.distance(a, b, fcl.DistanceRequest(enable_nearest_points=True),
                                 fcl.DistanceResult())
@@ -87,6 +93,8 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             t = time.perf_counter()
             gjk_distance_batch(stack_a, stack_b)
             batch.append((time.perf_counter() - t) / len(items))
+        prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in items]
+        in_contact = np.mean([a.contact_manifold(b, 1e-6) is not None for a, b in prepared])
         rows.append((
             n,
             per_query(lambda a, b: convex_polyhedra_intersect(a[0], b[0]), items),
@@ -97,5 +105,8 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             per_query(fcl_distance, fcl_items),
             disagree,
             float(np.median(batch)),
+            per_query(lambda a, b: a.contact_manifold(b, 1e-6), prepared),
+            per_query(fcl_contacts, fcl_items),
+            float(in_contact),
         ))
     return rows

@@ -9,7 +9,7 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
-    aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
+    ConvexPolyhedron, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
     convex_polyhedra_intersect, facet_intersection, gjk_distance, gjk_distance_batch,
     line_line_closest,
     line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
@@ -294,6 +294,42 @@ def test_edge_edge_crossing_and_vertex_face():
     small = CUBE[0] * 0.2 + 0.3
     plane = separating_plane(va, fa, small, CUBE[1])
     assert plane.distance == pytest.approx(-0.5)
+
+
+def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        va, fa = random_convex(rng)
+        vb, fb = random_convex(rng, centre=rng.uniform(-1.5, 1.5, 3))
+        q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+        rot = q * np.sign(np.diag(r))
+        rot *= np.linalg.det(rot)  # a proper rotation
+        shift = rng.uniform(-5, 5, 3)
+        moved = ConvexPolyhedron(va, fa).moved(rot, shift)
+        fresh = ConvexPolyhedron(va @ rot.T + shift, fa)
+        assert np.allclose(moved.normals, fresh.normals) and np.allclose(moved.offsets,
+                                                                         fresh.offsets)
+        other = ConvexPolyhedron(vb @ rot.T + shift, fb)
+        got = moved.separating_plane(other)
+        expected = separating_plane(va, fa, vb, fb)  # the same pair before the motion
+        assert got.distance == pytest.approx(expected.distance, abs=1e-9)
+    with pytest.raises(ValueError, match='rotation'):
+        ConvexPolyhedron(va, fa).moved(2 * np.eye(3), np.zeros(3))
+
+
+def test_manifold_within_eps_only():
+    va, fa = CUBE
+    # corner to corner along the diagonal: true distance sqrt(3) * 0.1, but the best face or
+    # edge-edge plane only sees a gap of 0.1
+    vb = CUBE[0] + 1.1
+    assert separating_plane(va, fa, vb, CUBE[1]).distance == pytest.approx(0.1)
+    assert gjk_distance(va, vb)[0] == pytest.approx(np.sqrt(3) * 0.1)
+    assert contact_manifold(va, fa, vb, CUBE[1], 0.15) is None
+    # face over face, 0.1 apart: four points once eps reaches the gap
+    vc = CUBE[0] + [0.5, 0.5, 1.1]
+    assert contact_manifold(va, fa, vc, CUBE[1], 0.05) is None
+    points, normal, depth = contact_manifold(va, fa, vc, CUBE[1], 0.15)
+    assert len(points) == 4 and np.allclose(normal, [0, 0, 1]) and depth == 0.0
 
 
 def test_non_convex_input_is_refused():

@@ -13,7 +13,9 @@ for open meshes, degenerate faces or non-convex input.
 * point in polyhedron (seed 000): `point_in_convex_polyhedron`, `point_in_polyhedron`;
 * facets (seed 000): `triangle_intersection`, `facet_intersection`;
 * convex pairs (seed 004, 003): `separating_plane`, `contact_manifold`, `gjk_distance`,
-  `gjk_distance_batch` (many pairs per call), `convex_polyhedra_intersect`.
+  `gjk_distance_batch` (many pairs per call), `convex_polyhedra_intersect`;
+  `ConvexPolyhedron` checks a mesh once for repeated plane and manifold queries (`moved`
+  places it without checking again).
 """
 
 from .bounding import (aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb,
@@ -21,11 +23,12 @@ from .bounding import (aabb, aabbs_overlap, bounding_sphere, capsule, capsules_o
 from .distance import line_line_closest, line_point_distance, point_distance, segment_distance
 from .gjk import convex_polyhedra_intersect, gjk_distance, gjk_distance_batch
 from .polyhedron import point_in_convex_polyhedron, point_in_polyhedron
-from .separating_plane import contact_manifold, separating_plane
+from .separating_plane import contact_manifold, ConvexPolyhedron, separating_plane
 from .triangles import facet_intersection, triangle_intersection
 
 __all__ = [
-    'aabb', 'aabbs_overlap', 'bounding_sphere', 'capsule', 'capsules_overlap',
+    'ConvexPolyhedron', 'aabb', 'aabbs_overlap', 'bounding_sphere', 'capsule',
+    'capsules_overlap',
     'contact_manifold', 'convex_polyhedra_intersect', 'facet_intersection', 'gjk_distance',
     'gjk_distance_batch',
     'line_line_closest', 'line_point_distance', 'obb', 'obbs_overlap', 'point_distance',

@@ -1,11 +1,17 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Baraff's separating plane and the contact manifold of two convex polyhedra (seed 004)."""
+"""Baraff's separating plane and the contact manifold of two convex polyhedra (seed 004).
+
+`ConvexPolyhedron` checks a mesh once (closed, outward, convex) and keeps what every query
+needs (face planes, edges and the faces at each edge); its methods then cost only the
+kernels.  The module functions taking raw arrays build one per call.
+"""
 
 from typing import NamedTuple
 
 import numpy as np
 
+from .gjk import gjk_kernel
 from .triangles import _ccw, _clip_convex, plane_basis
 from .validation import convex_mesh
 from ..constants import jit
@@ -29,72 +35,74 @@ class SeparatingPlane(NamedTuple):
 
 
 @jit
-def _gap(va, vb, nx, ny, nz):
-    """min over b of n.x minus max over a of n.x, and that max."""
-    amax = -np.inf
-    for i in range(va.shape[0]):
-        amax = max(amax, va[i, 0] * nx + va[i, 1] * ny + va[i, 2] * nz)
-    bmin = np.inf
-    for i in range(vb.shape[0]):
-        bmin = min(bmin, vb[i, 0] * nx + vb[i, 1] * ny + vb[i, 2] * nz)
-    return bmin - amax, amax
+def _extent(v, nx, ny, nz, sign):
+    """max over the vertices of sign * (n.x)."""
+    out = -np.inf
+    for i in range(v.shape[0]):
+        out = max(out, sign * (v[i, 0] * nx + v[i, 1] * ny + v[i, 2] * nz))
+    return out
 
 
 @jit
-def _minkowski_face(ax, ay, az, bx, by, bz, cx, cy, cz, dx, dy, dz):
-    """Do the Gauss-map arcs a-b (an edge of A) and c-d (an edge of -B) cross?
-
-    Only such edge pairs span faces of the Minkowski difference, the only edge-edge axes the
-    separating axis test needs (Gregorius, "The Separating Axis Test between Convex
-    Polyhedra", GDC 2013).  A flat edge (a = b, between coplanar triangles) spans nothing.
-    """
-    bxa_x = by * az - bz * ay
-    bxa_y = bz * ax - bx * az
-    bxa_z = bx * ay - by * ax
-    dxc_x = dy * cz - dz * cy
-    dxc_y = dz * cx - dx * cz
-    dxc_z = dx * cy - dy * cx
-    cba = cx * bxa_x + cy * bxa_y + cz * bxa_z
-    dba = dx * bxa_x + dy * bxa_y + dz * bxa_z
-    adc = ax * dxc_x + ay * dxc_y + az * dxc_z
-    bdc = bx * dxc_x + by * dxc_y + bz * dxc_z
-    return cba * dba < 0.0 and adc * bdc < 0.0 and cba * bdc > 0.0
-
-
-@jit
-def separating_plane_kernel(va, na, ea, adj_a, vb, nb, eb, adj_b):
+def separating_plane_kernel(va, na, da, ea, adj_a, vb, nb, db, eb, adj_b):
     """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
 
-    ``ea``/``eb`` are (E, 2) vertex index pairs of the edges, ``adj_a``/``adj_b`` (E, 2) the
-    two faces sharing each edge.  Edge pairs that do not span a face of the Minkowski
-    difference are skipped: the sign of the result (separated or not) and, for intersecting
-    bodies, its value (minus the penetration depth) are those of the full candidate set.
-    Returns ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face of a, 1 face of b, 2 edge-edge.
+    ``na, da`` are the outward unit normals and offsets of the faces (n.x <= d inside: along
+    its own face normal a body's extent is its offset, so a face axis scans only the other
+    body), ``ea``/``eb`` (E, 2) vertex index pairs of the edges, ``adj_a``/``adj_b`` (E, 2)
+    the two faces sharing each edge.  Returns ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face
+    of a, 1 face of b, 2 edge-edge.
+
+    Edge pairs that do not span a face of the Minkowski difference are skipped (Gregorius,
+    "The Separating Axis Test between Convex Polyhedra", GDC 2013): only when the Gauss-map
+    arcs a-b (the normals of the faces at an edge of A) and c-d (those at an edge of B,
+    negated) cross, ``c.(b x a)`` and ``d.(b x a)`` of opposite signs, ``a.(d x c)`` and
+    ``b.(d x c)`` too, and ``c.(b x a)``, ``b.(d x c)`` of one sign.  The first test is
+    hoisted: per edge of A the side of every face normal of B is computed once, so most edge
+    pairs cost two loads and a compare.  The sign of the result (separated or not) and, for
+    intersecting bodies, its value (minus the penetration depth) are those of the full
+    candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
     """
     best = -np.inf
     bx = by = bz = 0.0
     bmax = 0.0
     kind = -1
     for f in range(na.shape[0]):
-        g, amax = _gap(va, vb, na[f, 0], na[f, 1], na[f, 2])
+        amax = da[f]
+        g = -_extent(vb, na[f, 0], na[f, 1], na[f, 2], -1.0) - amax
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, na[f, 0], na[f, 1], na[f, 2], 0
     for f in range(nb.shape[0]):
-        g, amax = _gap(va, vb, -nb[f, 0], -nb[f, 1], -nb[f, 2])
+        amax = _extent(va, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1.0)
+        g = -db[f] - amax
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1
+    side = np.empty(nb.shape[0])
     for i in range(ea.shape[0]):
         f0 = adj_a[i, 0]
         f1 = adj_a[i, 1]
+        # b x a for the arc a = na[f0] -> b = na[f1]
+        px = na[f1, 1] * na[f0, 2] - na[f1, 2] * na[f0, 1]
+        py = na[f1, 2] * na[f0, 0] - na[f1, 0] * na[f0, 2]
+        pz = na[f1, 0] * na[f0, 1] - na[f1, 1] * na[f0, 0]
+        for g in range(nb.shape[0]):
+            side[g] = -(nb[g, 0] * px + nb[g, 1] * py + nb[g, 2] * pz)
         ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
         uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
         uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
         for j in range(eb.shape[0]):
             g0 = adj_b[j, 0]
             g1 = adj_b[j, 1]
-            if not _minkowski_face(na[f0, 0], na[f0, 1], na[f0, 2], na[f1, 0], na[f1, 1],
-                                   na[f1, 2], -nb[g0, 0], -nb[g0, 1], -nb[g0, 2],
-                                   -nb[g1, 0], -nb[g1, 1], -nb[g1, 2]):
+            cba = side[g0]
+            if not cba * side[g1] < 0.0:
+                continue
+            # d x c for c = -nb[g0], d = -nb[g1]: equal to nb[g1] x nb[g0]
+            qx = nb[g1, 1] * nb[g0, 2] - nb[g1, 2] * nb[g0, 1]
+            qy = nb[g1, 2] * nb[g0, 0] - nb[g1, 0] * nb[g0, 2]
+            qz = nb[g1, 0] * nb[g0, 1] - nb[g1, 1] * nb[g0, 0]
+            adc = na[f0, 0] * qx + na[f0, 1] * qy + na[f0, 2] * qz
+            bdc = na[f1, 0] * qx + na[f1, 1] * qy + na[f1, 2] * qz
+            if not (adc * bdc < 0.0 and cba * bdc > 0.0):
                 continue
             wx = vb[eb[j, 1], 0] - vb[eb[j, 0], 0]
             wy = vb[eb[j, 1], 1] - vb[eb[j, 0], 1]
@@ -105,13 +113,19 @@ def separating_plane_kernel(va, na, ea, adj_a, vb, nb, eb, adj_b):
             ln = np.sqrt(nx * nx + ny * ny + nz * nz)
             if ln <= 1e-9 * np.sqrt((ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz)):
                 continue  # parallel edges: covered by the face normals
+            # on a Minkowski face the edges are the supports: orient n out of a at edge i
+            # (along the sum of its face normals); then a's extent along n is reached at
+            # edge i and b's at edge j, no scan needed
+            if nx * (na[f0, 0] + na[f1, 0]) + ny * (na[f0, 1] + na[f1, 1]) + nz * (
+                    na[f0, 2] + na[f1, 2]) < 0.0:
+                ln = -ln
             nx /= ln
             ny /= ln
             nz /= ln
-            for sign in (1.0, -1.0):
-                g, amax = _gap(va, vb, sign * nx, sign * ny, sign * nz)
-                if g > best:
-                    best, bmax, bx, by, bz, kind = g, amax, sign * nx, sign * ny, sign * nz, 2
+            amax = va[ea[i, 0], 0] * nx + va[ea[i, 0], 1] * ny + va[ea[i, 0], 2] * nz
+            g = vb[eb[j, 0], 0] * nx + vb[eb[j, 0], 1] * ny + vb[eb[j, 0], 2] * nz - amax
+            if g > best:
+                best, bmax, bx, by, bz, kind = g, amax, nx, ny, nz, 2
     return best, bmax, bx, by, bz, kind
 
 
@@ -125,6 +139,79 @@ def _edges(faces):
     # a closed, consistently wound mesh has every edge exactly twice, adjacent after sorting
     return (np.ascontiguousarray(key[0::2]),
             np.ascontiguousarray(np.column_stack([owner[0::2], owner[1::2]])))
+
+
+class ConvexPolyhedron:
+    """A convex polyhedron checked once, for repeated queries.
+
+    Parameters
+    ----------
+    vertices : (n, 3) array_like
+        Metres.
+    faces : (m, 3) array_like of int
+        Triangles, CCW seen from outside.
+    name : str
+        Used in error messages.
+
+    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.
+
+    Attributes
+    ----------
+    vertices, faces : the checked arrays (C-contiguous float64, intp).
+    normals, offsets : (m, 3), (m,) outward unit face normals and offsets, n.x <= d inside.
+    edges, edge_faces : (E, 2) vertex pairs of the undirected edges and the two faces at each.
+    """
+
+    __slots__ = ('vertices', 'faces', 'normals', 'offsets', 'edges', 'edge_faces')
+
+    def __init__(self, vertices, faces, name='polyhedron'):
+        self.vertices, self.faces, self.normals, self.offsets = convex_mesh(vertices, faces,
+                                                                            name)
+        self.edges, self.edge_faces = _edges(self.faces)
+
+    def moved(self, rotation, translation):
+        """The same body under the rigid motion x -> R x + t, without checking it again.
+
+        `rotation` is a (3, 3) proper rotation matrix (orthonormal to 1e-9, determinant +1),
+        `translation` a (3,) vector in metres.
+        """
+        r = np.asarray(rotation, dtype=np.float64)
+        t = np.asarray(translation, dtype=np.float64).reshape(-1)
+        if (r.shape != (3, 3) or t.shape != (3,) or not np.isfinite(r).all()
+                or not np.isfinite(t).all()):
+            raise ValueError('rotation must be a finite (3, 3) matrix, translation (3,)')
+        if not np.allclose(r @ r.T, np.eye(3), atol=1e-9) or np.linalg.det(r) < 0.0:
+            raise ValueError('rotation must be a proper rotation matrix')
+        out = object.__new__(ConvexPolyhedron)
+        out.vertices = np.ascontiguousarray(self.vertices @ r.T + t)
+        out.faces, out.edges, out.edge_faces = self.faces, self.edges, self.edge_faces
+        out.normals = np.ascontiguousarray(self.normals @ r.T)
+        out.offsets = self.offsets + out.normals @ t
+        return out
+
+    def separating_plane(self, other):
+        """Baraff's separating plane between this body (a) and `other` (b): see the module
+        function `separating_plane`."""
+        a, b = self.vertices, other.vertices
+        gap, amax, nx, ny, nz, kind = separating_plane_kernel(
+            a, self.normals, self.offsets, self.edges, self.edge_faces,
+            b, other.normals, other.offsets, other.edges, other.edge_faces)
+        n = np.array([nx, ny, nz])
+        # a point on the mid-plane: a's support plane moved half the gap towards b
+        anchor = a[np.argmax(a @ n)]
+        point = anchor + (amax + 0.5 * gap - anchor @ n) * n
+        return SeparatingPlane(float(gap), point, n, ('face_a', 'face_b', 'edge_edge')[kind])
+
+    def contact_manifold(self, other, eps):
+        """Contact points between this body (a) and `other` (b): see the module function
+        `contact_manifold`."""
+        if not eps >= 0.0:
+            raise ValueError(f'eps must be >= 0, got {eps}')
+        # bodies farther apart than eps have no contact: GJK tells in a few microseconds
+        distance, *_, hit = gjk_kernel(self.vertices, other.vertices)
+        if not hit and distance > eps:
+            return None
+        return _manifold(self.vertices, other.vertices, self.separating_plane(other), eps)
 
 
 def separating_plane(va, fa, vb, fb):
@@ -145,17 +232,11 @@ def separating_plane(va, fa, vb, fb):
         negative.  For intersecting bodies -distance is the penetration depth (the minimum
         translation, by the separating axis theorem for polyhedra).
 
-    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.
+    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.  For
+    repeated queries on the same bodies, build `ConvexPolyhedron` objects once and call their
+    `separating_plane` method.
     """
-    a, fa_, na, _ = convex_mesh(va, fa, 'a')
-    b, fb_, nb, _ = convex_mesh(vb, fb, 'b')
-    gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, na, *_edges(fa_), b, nb,
-                                                          *_edges(fb_))
-    n = np.array([nx, ny, nz])
-    # a point on the mid-plane: a's support plane moved half the gap towards b
-    anchor = a[np.argmax(a @ n)]
-    point = anchor + (amax + 0.5 * gap - anchor @ n) * n
-    return SeparatingPlane(float(gap), point, n, ('face_a', 'face_b', 'edge_edge')[kind])
+    return ConvexPolyhedron(va, fa, 'a').separating_plane(ConvexPolyhedron(vb, fb, 'b'))
 
 
 def _hull2(points):
@@ -190,7 +271,7 @@ def contact_manifold(va, fa, vb, fb, eps):
 
     Returns
     -------
-    None when the separating plane's gap exceeds `eps`; otherwise ``(points, normal, depth)``:
+    None when the bodies are more than `eps` apart; otherwise ``(points, normal, depth)``:
     the contact points (k, 3) on the mid-plane, the unit normal from a to b and the
     penetration depth (>= 0).
 
@@ -200,15 +281,16 @@ def contact_manifold(va, fa, vb, fb, eps):
     it (basis u, v orthogonal to the normal); the convex hull of each set is taken, the two
     hulls are intersected (Sutherland-Hodgman), and the corners of the intersection, mapped
     back to 3D, are the contact points.  Degenerate hulls (a vertex or an edge touching) give
-    the points of the one inside the other.
+    the points of the one inside the other.  For repeated queries on the same bodies, build
+    `ConvexPolyhedron` objects once and call their `contact_manifold` method.
     """
-    if not eps >= 0.0:
-        raise ValueError(f'eps must be >= 0, got {eps}')
-    plane = separating_plane(va, fa, vb, fb)
+    return ConvexPolyhedron(va, fa, 'a').contact_manifold(ConvexPolyhedron(vb, fb, 'b'), eps)
+
+
+def _manifold(a, b, plane, eps):
+    """The manifold of `contact_manifold` from the separating plane of a and b."""
     if plane.distance > eps:
         return None
-    a = np.asarray(va, float)
-    b = np.asarray(vb, float)
     n, m = plane.normal, plane.point
     band = eps + 0.5 * max(0.0, -plane.distance)
     u, v = plane_basis(n)
