@@ -9,7 +9,8 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
-    ConvexPolyhedron, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
+    ConvexPolyhedron, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap,
+    contact_manifold,
     convex_polyhedra_intersect, facet_intersection, gjk_distance, gjk_distance_batch,
     line_line_closest,
     line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
