@@ -159,14 +159,19 @@ def compile_times():
 
 def peak_memory(n=100000):
     """Peak resident memory (MB) of a process holding N bodies through detect and predict,
-    and of one that only imports and warms the engine."""
-    code = ('import resource, sys, numpy as np; from collision_monitor import CollisionWorld; '
+    and of one that only imports and warms the engine.
+
+    The child reads its own VmHWM: ru_maxrss would carry over the high-water mark of the
+    process it was forked from (this one, large after the 100,000-body scenes) across exec.
+    """
+    code = ('import re, sys, numpy as np; from collision_monitor import CollisionWorld; '
             'from benchmarks.scenes import make_scene; w = CollisionWorld(); w.warmup(); '
             'n = int(sys.argv[1]); s = make_scene(n, 8, 0.02, seed=5) if n else None\n'
             'if n:\n'
             '    [w.add_body(f"b{k}", fp) for k, fp in enumerate(s.footprints)]\n'
             '    w.set_poses(s.poses); w.set_twists(s.twists); w.detect(); w.predict(2.0)\n'
-            'print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)')
+            'status = open("/proc/self/status").read()\n'
+            'print(int(re.search(r"VmHWM:\\s+(\\d+)", status).group(1)) / 1024)')
     out = []
     for count in (0, n):
         proc = subprocess.run([sys.executable, '-c', code, str(count)], capture_output=True,
@@ -246,7 +251,8 @@ def plot(det_rows, path_time, path_speed):
 def format_3d(rows3d):
     """The 3D section of the report, as lines."""
     lines = ['', '## 3D convex polyhedra (per query, Python call included)', '',
-             'Random hulls of n points on a sphere, half of the pairs intersecting. Ours: '
+             'Random hulls of n points on a sphere at random offsets (the share in contact '
+             'is in the second table). Ours: '
              '`convex_polyhedra_intersect` and `gjk_distance` (GJK); python-fcl: `collide` '
              'and `distance` with nearest points on Convex objects.', '',
              '| vertices | ours intersect us | fcl collide us | ratio | ours distance us | '
