@@ -12,14 +12,15 @@ ticks (bodies may jump, appear and vanish), no tree to rebalance.
   have their corners in the same or in adjacent cells, so each body only looks at its own cell
   and four forward neighbours ((+1, 0), (-1, +1), (0, +1), (+1, +1)): every pair of adjacent
   cells is visited once, and each overlapping pair is found exactly once.
-* Cells are numbered ``iy * nx + ix`` and folded into a table of a power-of-two size >= 2N,
-  so a sparse scene needs no memory for its empty space.  Folded cells share a bucket; the
-  scan checks each entry's true cell, so sharing costs time, never correctness.
-* Sorting by cell number gives spatial locality: bodies of neighbouring cells lie close
-  together in the sorted arrays, which is what makes this beat hashing entries at random.
-* Temporal coherence: bodies are visited in the order the previous tick sorted them (`visit`,
-  a permutation kept in the workspace), so the counting sort's writes run almost
-  sequentially when bodies move little between ticks; any order gives the same pairs.
+* Cells are numbered ``key = iy * nx + ix`` (nx leaves two empty columns, so the neighbour
+  key ``key + nx - 1`` of a body in column 0 names an empty cell, never a wrong one) and
+  folded into a table of a power-of-two size >= 2N, so a sparse scene needs no memory for
+  its empty space.  Folded cells share a bucket; each bucket entry carries its true key
+  beside the body, so skipping a foreign entry reads no body data: sharing costs little
+  time, never correctness.
+* The sorting passes run over the bodies in index order (boxes read sequentially), the scan
+  in bucket order (the neighbour buckets it reads advance through the table).  Measured
+  against a sorted copy of the boxes visited in last tick's order: 1.4 to 1.6x faster.
 * Boxes that only touch count as overlapping.
 
 Measured (docs/benchmarks.md): against a sort-and-sweep along x, the grid is faster from
@@ -28,7 +29,7 @@ N = 1,000 and its time grows like N rather than N^1.5 in a uniformly filled scen
 
 import numpy as np
 
-from .constants import FLOAT, INDEX, jit
+from .constants import INDEX, jit
 
 BIG_FACTOR = 8.0
 
@@ -50,8 +51,7 @@ def _emit(pairs, count, i, j):
 
 
 @jit
-def grid_pairs(aabb, active, movable, pairs, cell_start, order, cell_xy, sorted_box, is_big,
-               visit):
+def grid_pairs(aabb, active, movable, pairs, cell_start, order, order_key, cell_key, is_big):
     """Write every overlapping pair of active bodies into `pairs` (smaller index first).
 
     Parameters
@@ -64,9 +64,9 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, cell_xy, sorted_
         False for static bodies: two static bodies are never paired.
     pairs : (P, 2) intp
         Output.
-    cell_start, order, cell_xy, sorted_box, is_big, visit
-        Work arrays from `GridWorkspace` (sizes fixed by N); `visit` is a permutation of the
-        bodies, rewritten in sorted order for the next call.
+    cell_start, order, order_key, cell_key, is_big
+        Work arrays from `GridWorkspace` (sizes fixed by N): the bucket starts, the bodies
+        sorted by bucket and their cell keys, each body's cell key (-1 when not filed).
 
     Returns
     -------
@@ -109,77 +109,56 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, cell_xy, sorted_
     nx = np.int64((x1 - x0) * inv_h) + 3
     # counting sort of the small bodies by folded cell number
     cell_start[:] = 0
-    for k in range(n):
-        i = visit[k]
+    for i in range(n):
         if active[i] and not is_big[i]:
             ix = np.int64((aabb[i, 0] - x0) * inv_h)
             iy = np.int64((aabb[i, 1] - y0) * inv_h)
-            cell_start[((iy * nx + ix) & mask) + 1] += 1
+            key = iy * nx + ix
+            cell_key[i] = key
+            cell_start[(key & mask) + 1] += 1
+        else:
+            cell_key[i] = -1
     for t in range(table):
         cell_start[t + 1] += cell_start[t]
-    m = 0
-    for k in range(n):
-        i = visit[k]
-        if active[i] and not is_big[i]:
-            ix = np.int64((aabb[i, 0] - x0) * inv_h)
-            iy = np.int64((aabb[i, 1] - y0) * inv_h)
+    for i in range(n):
+        key = cell_key[i]
+        if key >= 0:
             # place with the running start, restored below by a shift
-            slot = (iy * nx + ix) & mask
-            u = cell_start[slot]
-            cell_start[slot] = u + 1
+            u = cell_start[key & mask]
+            cell_start[key & mask] = u + 1
             order[u] = i
-            cell_xy[u, 0] = ix
-            cell_xy[u, 1] = iy
-            for c in range(4):
-                sorted_box[u, c] = aabb[i, c]
-            m += 1
+            order_key[u] = key
     for t in range(table, 0, -1):
         cell_start[t] = cell_start[t - 1]
     cell_start[0] = 0
-    # next tick's visiting order: this tick's sorted bodies, then the others (order[m:] is
-    # free, so it takes them before the whole permutation is copied)
-    rest = m
-    for k in range(n):
-        i = visit[k]
-        if not (active[i] and not is_big[i]):
-            order[rest] = i
-            rest += 1
-    visit[:] = order
     count = 0
-    for u in range(m):
+    # the scan runs in bucket order: the neighbour buckets it reads then advance through the
+    # table instead of jumping about it
+    for u in range(cell_start[table]):
         i = order[u]
-        ix = cell_xy[u, 0]
-        iy = cell_xy[u, 1]
-        bx0 = sorted_box[u, 0]
-        by0 = sorted_box[u, 1]
-        bx1 = sorted_box[u, 2]
-        by1 = sorted_box[u, 3]
+        key = order_key[u]
+        bx0 = aabb[i, 0]
+        by0 = aabb[i, 1]
+        bx1 = aabb[i, 2]
+        by1 = aabb[i, 3]
         for nb in range(5):
-            cx = ix
-            cy = iy
-            if nb == 1:
-                cx = ix + 1
-            elif nb == 2:
-                cx = ix - 1
-                cy = iy + 1
-            elif nb == 3:
-                cy = iy + 1
-            elif nb == 4:
-                cx = ix + 1
-                cy = iy + 1
-            if cx < 0:
-                continue
-            slot = (cy * nx + cx) & mask
+            if nb == 0:
+                other = key
+            elif nb == 1:
+                other = key + 1
+            else:
+                other = key + nx + nb - 3  # (-1, +1), (0, +1), (+1, +1)
+            slot = other & mask
             lo = cell_start[slot]
             if nb == 0:
-                lo = u + 1
+                lo = u + 1  # the own cell: only the bodies filed after i
             for v in range(lo, cell_start[slot + 1]):
-                if cell_xy[v, 0] != cx or cell_xy[v, 1] != cy:
-                    continue
-                if (sorted_box[v, 0] > bx1 or bx0 > sorted_box[v, 2]
-                        or sorted_box[v, 1] > by1 or by0 > sorted_box[v, 3]):
+                if order_key[v] != other:
                     continue
                 j = order[v]
+                if (aabb[j, 0] > bx1 or bx0 > aabb[j, 2]
+                        or aabb[j, 1] > by1 or by0 > aabb[j, 3]):
+                    continue
                 if movable[i] or movable[j]:
                     count = _emit(pairs, count, i, j)
     if n_big:
@@ -203,12 +182,10 @@ class GridWorkspace:
             table *= 2
         self.cell_start = np.zeros(table + 1, INDEX)
         self.order = np.zeros(n_bodies, INDEX)
-        self.cell_xy = np.zeros((n_bodies, 2), np.int64)
-        self.sorted_box = np.zeros((n_bodies, 4), FLOAT)
+        self.order_key = np.zeros(n_bodies, np.int64)
+        self.cell_key = np.zeros(n_bodies, np.int64)
         self.is_big = np.zeros(n_bodies, np.bool_)
-        self.visit = np.arange(n_bodies, dtype=INDEX)
 
     def arrays(self):
         """Return the work arrays in the order `grid_pairs` takes them."""
-        return (self.cell_start, self.order, self.cell_xy, self.sorted_box, self.is_big,
-                self.visit)
+        return self.cell_start, self.order, self.order_key, self.cell_key, self.is_big
