@@ -120,23 +120,23 @@ def lookahead(sizes, progress, repeats=25):
 
 
 def lower_bound(sizes):
-    """ns per body of just transforming the vertices and sorting once (argsort of N keys)."""
+    """ns per body of just transforming every vertex into the bodies' boxes
+    (`place_bodies`) and sorting once (argsort of N keys)."""
     from collision_monitor.narrowphase import place_bodies
     rows = []
     for n in sizes:
         scene = make_scene(n, 8, 0.02, seed=1)
         offsets = np.ascontiguousarray(np.vstack(scene.footprints))
         vstart = np.arange(0, 8 * n + 1, 8, dtype=np.intp)
-        verts = np.zeros_like(offsets)
         aabb = np.zeros((n, 4))
+        sc = np.zeros((n, 2))
         cen = np.zeros((n, 2))
         active = np.ones(n, np.bool_)
-        place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), verts, aabb, cen)
+        place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), sc, aabb, cen)
         ts = []
         for _ in range(15):
             t = time.perf_counter()
-            place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), verts, aabb,
-                         cen)
+            place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), sc, aabb, cen)
             np.argsort(aabb[:, 0])
             ts.append(time.perf_counter() - t)
         rows.append((n, float(np.median(ts))))

@@ -42,11 +42,9 @@ def sincos(x):
     z = r * r
     s = r + r * z * (_S1 + z * (_S2 + z * (_S3 + z * (_S4 + z * (_S5 + z * _S6)))))
     c = 1.0 - 0.5 * z + z * z * (_C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * _C6)))))
+    # quadrant q: (s, c), (c, -s), (-s, -c), (-c, s); selects, not branches (random angles
+    # would mispredict them)
     q = int(k) & 3
-    if q == 0:
-        return s, c
-    if q == 1:
-        return c, -s
-    if q == 2:
-        return -s, -c
-    return -c, s
+    odd = (q & 1) == 1
+    sign = -1.0 if q >= 2 else 1.0
+    return sign * (c if odd else s), sign * (-s if odd else c)

@@ -9,7 +9,8 @@ from .broadphase import grid_pairs, GridWorkspace
 from .constants import FLOAT, INDEX, MAX_COORDINATE
 from .geometry2d.contact import Contact
 from .geometry2d.primitives import centroid
-from .geometry2d.validation import is_convex, polygon_orientation, validate_footprint
+from .geometry2d.validation import (is_convex, polygon_orientation, rows_finite_extent,
+                                   validate_footprint)
 from .kinematics import swept_boxes, vertex_kinematics
 from .narrowphase import narrow_phase, pair_tolerance, place_bodies
 from .toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
@@ -241,8 +242,8 @@ class CollisionWorld:
         Raises ValueError for a wrong shape, non-finite values (naming the bodies) or
         coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
         """
-        idx, arr = self._rows(poses, bodies, 'poses')
-        if np.abs(arr[:, :2]).max(initial=0.0) > MAX_COORDINATE:
+        idx, arr, extent = self._rows(poses, bodies, 'poses')
+        if extent > MAX_COORDINATE:
             raise ValueError(f'poses beyond +-{MAX_COORDINATE:g} m are not supported')
         self._poses[idx] = arr
         self._has_pose[idx] = True
@@ -250,27 +251,29 @@ class CollisionWorld:
 
     def set_twists(self, twists, bodies=None):
         """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
-        idx, arr = self._rows(twists, bodies, 'twists')
+        idx, arr, _ = self._rows(twists, bodies, 'twists')
         self._twists[idx] = arr
 
     def set_accelerations(self, accelerations, bodies=None):
         """Set ``(ax, ay, alpha)`` world-frame accelerations (m/s^2, rad/s^2), as `set_poses`."""
-        idx, arr = self._rows(accelerations, bodies, 'accelerations')
+        idx, arr, _ = self._rows(accelerations, bodies, 'accelerations')
         self._accels[idx] = arr
 
     def _rows(self, values, bodies, what):
-        """Checked (index, rows) for a setter; index is a slice for "all bodies"."""
-        arr = np.asarray(values, dtype=FLOAT).reshape(-1, 3)
+        """Checked (index, rows, largest |x| or |y|) for a setter; index is a slice for "all
+        bodies"."""
+        arr = np.ascontiguousarray(values, dtype=FLOAT).reshape(-1, 3)
         idx = slice(None) if bodies is None else self._as_indices(bodies)
         count = len(self._bodies) if bodies is None else idx.shape[0]
         if arr.shape[0] != count:
             raise ValueError(f'{arr.shape[0]} {what} for {count} bodies')
-        if not np.isfinite(arr).all():
+        finite, extent = rows_finite_extent(arr)
+        if not finite:
             bad = np.nonzero(~np.all(np.isfinite(arr), axis=1))[0]
             rows = bad if bodies is None else idx[bad]
             names = [self._bodies[k].name for k in rows]
             raise ValueError(f'non-finite {what} for bodies {names}')
-        return idx, arr
+        return idx, arr, extent
 
     def set_active(self, bodies, active):
         """Include (True) or leave out (False) bodies from the following ticks."""
@@ -315,8 +318,9 @@ class CollisionWorld:
         n_pairs = self._broad_phase(self._aabb, active)
         while True:
             nc, nf = narrow_phase(
-                self._pairs, n_pairs, self._poses, self._radius, self._verts, self._vstart,
-                self._orient, self._convex, self._centroids, self._aabb,
+                self._pairs, n_pairs, self._poses, self._sincos, self._radius, self._offsets,
+                self._vstart,
+                self._orient, self._convex, self._centroids, self._aabb, self._pair_vertices,
                 self._c_pairs, self._c_kind, self._c_normal, self._c_depth, self._fstart,
                 self._fxy, self._fpb, self._fkind, self._fidx)
             if nf <= self._fxy.shape[0]:
@@ -452,7 +456,7 @@ class CollisionWorld:
         (a tick's detect and predict share them)."""
         if not self._placed:
             place_bodies(self._poses, active, self._offsets, self._vstart,
-                         self._centroid_offsets, self._verts, self._aabb, self._centroids)
+                         self._centroid_offsets, self._sincos, self._aabb, self._centroids)
             self._placed = True
 
     def _pack(self):
@@ -472,11 +476,12 @@ class CollisionWorld:
                                   .reshape(n, 2))
         self._radius = np.array([b.radius for b in bodies], dtype=FLOAT)
         self._movable = np.array([not b.static for b in bodies], dtype=np.bool_)
-        self._verts = np.zeros_like(self._offsets)
         self._aabb = np.zeros((n, 4), FLOAT)
+        self._sincos = np.zeros((n, 2), FLOAT)
         self._centroids = np.zeros((n, 2), FLOAT)
         self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)
+        self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
         self._scratch = np.zeros((numba.config.NUMBA_NUM_THREADS, 2, 3,
                                   int(counts.max(initial=0)), 2), FLOAT)
         self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))

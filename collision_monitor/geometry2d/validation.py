@@ -39,6 +39,20 @@ def as_polygon(polygon, name='polygon'):
 
 
 @jit
+def rows_finite_extent(rows):
+    """For (k, 3) pose-like rows: ``(all finite, largest |column 0| or |column 1|)`` in one
+    pass (numpy's abs of a column slice costs ten times more at 10,000 rows)."""
+    finite = True
+    extent = 0.0
+    for r in range(rows.shape[0]):
+        for c in range(3):
+            if not np.isfinite(rows[r, c]):
+                finite = False
+        extent = max(extent, abs(rows[r, 0]), abs(rows[r, 1]))
+    return finite, extent
+
+
+@jit
 def footprint_defect(poly):
     """Return ``(code, i, j)`` describing the first defect of a polygon, or ``(0, -1, -1)``.
 
