@@ -226,7 +226,8 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
 
 
 @jit
-def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, horizon, tol):
+def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, horizon, tol,
+                         entry):
     """Earliest vertex-edge event in [start, horizon] between polygons a and b (vertex
     kinematics (n, 2) each; `start` > 0 only when nothing can happen before it).
 
@@ -234,50 +235,38 @@ def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, hori
     of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
     a to b at time t (the outward normal of the edge, negated when the edge is b's).  ``t`` is
     inf and the rest meaningless when nothing happens within the horizon.
+
+    Search order: every vertex gets the time it can first enter the other polygon's growing
+    disc (`entry`, (2, M) scratch, M >= n, m); vertices are then searched soonest first, and
+    the search stops once the soonest left cannot beat the best event found.
     """
     n = pa.shape[0]
     m = pb.shape[0]
     disc_a = _reach_disc(pa, va, aa)
     disc_b = _reach_disc(pb, vb, ab)
-    # the vertex that can reach the other polygon soonest goes first: its event, usually the
-    # first contact, then bounds the search of every other vertex
-    first_s = first_j = -1
-    soonest = np.inf
-    for s in range(2):
-        for j in range(n if s == 0 else m):
-            if s == 0:
-                lo = _enters_disc(pa, va, aa, j, disc_b, start, horizon, tol)
-            else:
-                lo = _enters_disc(pb, vb, ab, j, disc_a, start, horizon, tol)
-            if lo < soonest:
-                soonest, first_s, first_j = lo, s, j
-    if first_s < 0:
-        return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
-    if first_s == 0:
-        best, edge, along = _vertex_first_event(pa, va, aa, first_j, pb, vb, ab, soonest,
-                                                horizon, tol)
-    else:
-        best, edge, along = _vertex_first_event(pb, vb, ab, first_j, pa, va, aa, soonest,
-                                                horizon, tol)
-    side = first_s if edge >= 0 else -1
-    vertex = first_j
-    best = min(best, horizon)
-    for s in range(2):
-        for j in range(n if s == 0 else m):
-            if s == first_s and j == first_j:
-                continue
-            # vertices that never come near the other polygon skip its edges
-            t, e, d = np.inf, -1, np.nan
-            if s == 0:
-                lo = _enters_disc(pa, va, aa, j, disc_b, start, best, tol)
-                if lo <= best:
-                    t, e, d = _vertex_first_event(pa, va, aa, j, pb, vb, ab, lo, best, tol)
-            else:
-                lo = _enters_disc(pb, vb, ab, j, disc_a, start, best, tol)
-                if lo <= best:
-                    t, e, d = _vertex_first_event(pb, vb, ab, j, pa, va, aa, lo, best, tol)
-            if t < best or (side < 0 and t <= best):
-                best, side, vertex, edge, along = t, s, j, e, d
+    for j in range(n):
+        entry[0, j] = _enters_disc(pa, va, aa, j, disc_b, start, horizon, tol)
+    for j in range(m):
+        entry[1, j] = _enters_disc(pb, vb, ab, j, disc_a, start, horizon, tol)
+    best = horizon
+    side = vertex = edge = -1
+    along = np.nan
+    while True:
+        soonest = np.inf
+        s = j = -1
+        for k in range(n + m):
+            ks, kj = (0, k) if k < n else (1, k - n)
+            if entry[ks, kj] < soonest:
+                soonest, s, j = entry[ks, kj], ks, kj
+        if s < 0 or soonest > best:
+            break
+        entry[s, j] = np.inf
+        if s == 0:
+            t, e, d = _vertex_first_event(pa, va, aa, j, pb, vb, ab, soonest, best, tol)
+        else:
+            t, e, d = _vertex_first_event(pb, vb, ab, j, pa, va, aa, soonest, best, tol)
+        if t < best or (side < 0 and t <= best):
+            best, side, vertex, edge, along = t, s, j, e, d
     if side < 0:
         return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
     t = best
@@ -366,7 +355,8 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
         nan2 = np.full(2, np.nan)
         return FirstContact(0.0, '', -1, -1, nan2, nan2.copy())
     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-        pa, va, aa, oa, pb, vb, ab, ob, 0.0, float(horizon), tol)
+        pa, va, aa, oa, pb, vb, ab, ob, 0.0, float(horizon), tol,
+        np.empty((2, max(len(pa), len(pb)))))
     if not np.isfinite(t):
         return None
     return FirstContact(float(t), 'ab'[side], int(vertex), int(edge), np.array([x, y]),
@@ -404,8 +394,8 @@ def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_vel
 
 @jit_parallel
 def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient, convex, aabb,
-                  radius, constant_velocity, horizon, scratch, out_pairs, out_time, out_side,
-                  out_vertex, out_edge, out_point, out_normal):
+                  radius, constant_velocity, horizon, scratch, entry, out_pairs, out_time,
+                  out_side, out_vertex, out_edge, out_point, out_normal):
     """First contact of every candidate pair within the horizon; returns how many were found.
 
     Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs with no
@@ -413,7 +403,8 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
     circles never meet and starts the vertex-edge search of the others where they first do.
 
     `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
-    of the two bodies of a pair, M at least the largest vertex count: a ``prange`` over its S
+    of the two bodies of a pair and `entry` (S, 2, M) the search order of
+    `first_contact_kernel`, M at least the largest vertex count: a ``prange`` over the S
     slots, slot s taking pairs s, s + S, ...  Row p of the outputs (at least `n_pairs` rows)
     gets pair p's result, then a serial pass packs the pairs found to the front.
     """
@@ -446,7 +437,8 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
                     t = 0.0
                 else:
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-                        pa, va, aa, orient[i], pb, vb, ab, orient[j], start, horizon, tol)
+                        pa, va, aa, orient[i], pb, vb, ab, orient[j], start, horizon, tol,
+                        entry[slot])
             out_time[p] = t
             out_side[p] = side
             out_vertex[p] = vertex

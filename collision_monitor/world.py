@@ -378,7 +378,7 @@ class CollisionWorld:
         k = predict_pairs(self._pairs, n_pairs, self._poses, self._twists, self._accels,
                           self._offsets, self._vstart, self._orient, self._convex, self._aabb,
                           self._radius, constant_velocity, float(horizon), self._scratch,
-                          *out)
+                          self._entry, *out)
         return Predictions(self.names, *(o[:k].copy() for o in out))
 
     def _trace_back(self, stamp, pairs, active):
@@ -392,7 +392,8 @@ class CollisionWorld:
             elif last is not None and 0.0 < stamp - last[0] and last[2][i] and last[2][j]:
                 t = first_contact_kernel(*self._previous_kinematics(i), self._orient[i],
                                          *self._previous_kinematics(j), self._orient[j], 0.0,
-                                         stamp - last[0], pair_tolerance(self._aabb, i, j))[0]
+                                         stamp - last[0], pair_tolerance(self._aabb, i, j),
+                                         self._entry[0])[0]
                 if np.isfinite(t):
                     began[c] = last[0] + t
             current[(i, j)] = began[c]
@@ -482,8 +483,9 @@ class CollisionWorld:
         self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)
         self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
-        self._scratch = np.zeros((numba.config.NUMBA_NUM_THREADS, 2, 3,
-                                  int(counts.max(initial=0)), 2), FLOAT)
+        slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
+        self._scratch = np.zeros((slots, 2, 3, most, 2), FLOAT)
+        self._entry = np.zeros((slots, 2, most), FLOAT)
         self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
         self._state_spare = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
         self._history = None
