@@ -30,7 +30,7 @@ def hull(points):
 
 
 def pairs(n_vertices, count, rng):
-    """Random convex polyhedra pairs, about half of them intersecting."""
+    """Random convex polyhedra pairs at random offsets (about a third in contact)."""
     out = []
     for _ in range(count):
         shapes = []
@@ -39,6 +39,22 @@ def pairs(n_vertices, count, rng):
             p /= np.linalg.norm(p, axis=1)[:, None]
             shapes.append(hull(p + centre))
         out.append(shapes)
+    return out
+
+
+def resting_pairs(n_vertices, count, rng, depth=1e-3):
+    """Pairs in shallow contact, as a simulation or a monitor sees them: b slid along a random
+    direction to where it touches a (bisection on GJK), then pushed `depth` metres back in."""
+    out = []
+    for (va, fa), (vb, fb) in pairs(n_vertices, count, rng):
+        vb = vb - vb.mean(axis=0)
+        d = rng.normal(size=3)
+        d /= np.linalg.norm(d)
+        lo, hi = 0.0, 4.0
+        while hi - lo > 1e-9:
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
+        out.append(((va, fa), (vb + (lo - depth) * d, fb)))
     return out
 
 
@@ -56,7 +72,8 @@ def per_query(fn, items, repeat=3):
 def run(sizes=(8, 16, 32, 64), count=200, seed=0):
     """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
     fcl distance, disagreements on intersect, ours batch distance per pair, ours manifold on
-    prepared bodies, fcl collide with contacts, fraction of pairs in contact)."""
+    prepared bodies, fcl collide with contacts, fraction of pairs in contact, ours manifold
+    and fcl collide with contacts on pairs in resting contact)."""
     import fcl
     rng = np.random.default_rng(seed)
     rows = []
@@ -94,6 +111,11 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             gjk_distance_batch(stack_a, stack_b)
             batch.append((time.perf_counter() - t) / len(items))
         prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in items]
+        resting = resting_pairs(n, count // 2, rng)
+        resting_prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in resting]
+        resting_fcl = [[fcl.CollisionObject(fcl.Convex(v, len(f), np.hstack(
+            [np.full((len(f), 1), 3), f]).ravel().astype(np.int32)), fcl.Transform())
+            for v, f in pair] for pair in resting]
         in_contact = np.mean([a.contact_manifold(b, 1e-6) is not None for a, b in prepared])
         rows.append((
             n,
@@ -108,5 +130,7 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             per_query(lambda a, b: a.contact_manifold(b, 1e-6), prepared),
             per_query(fcl_contacts, fcl_items),
             float(in_contact),
+            per_query(lambda a, b: a.contact_manifold(b, 1e-6), resting_prepared),
+            per_query(fcl_contacts, resting_fcl),
         ))
     return rows

@@ -88,8 +88,8 @@ def pair_tolerance(aabb, i, j):
 
 @jit
 def narrow_phase(pairs, n_pairs, poses, sincos_yaw, radius, offsets, vstart, orient, convex,
-                 centroids, aabb, scratch, out_pairs, out_kind, out_normal, out_depth, fstart, fxy, fpb,
-                 fkind, fidx):
+                 centroids, aabb, scratch, out_pairs, out_kind, out_normal, out_depth, fstart,
+                 fxy, fpb, fkind, fidx):
     """Test candidate pairs and describe every contact.
 
     For each candidate (i, j): the bounding circles of seed 000 (radius about the body origin,

@@ -16,7 +16,7 @@ from collision_monitor.geometry3d import (
     line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
     segment_distance, separating_plane, sphere_contact, spheres_overlap,
     triangle_intersection)
-from benchmarks.bench3d import hull as hull_mesh
+from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.geometry3d.bounding import Sphere
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
@@ -316,6 +316,23 @@ def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
         assert got.distance == pytest.approx(expected.distance, abs=1e-9)
     with pytest.raises(ValueError, match='rotation'):
         ConvexPolyhedron(va, fa).moved(2 * np.eye(3), np.zeros(3))
+
+
+def test_manifold_points_lie_on_both_bodies_within_the_band():
+    rng = np.random.default_rng(21)
+    checked = 0
+    for n in (8, 16, 32):
+        for (va, fa), (vb, fb) in resting_pairs(n, 15, rng, depth=1e-3):
+            got = ConvexPolyhedron(va, fa).contact_manifold(ConvexPolyhedron(vb, fb), 1e-6)
+            assert got is not None  # pushed 1 mm into each other
+            points, normal, depth = got
+            assert 0.0 <= depth <= 1e-3 + 1e-9
+            for v in (va, vb):  # scipy's hull half-spaces: n.x + d <= 0 inside
+                eq = ConvexHull(v).equations
+                outside = (points @ eq[:, :3].T + eq[:, 3]).max(axis=1)
+                assert outside.max() <= 1e-6 + depth + 1e-9
+            checked += 1
+    assert checked == 45
 
 
 def test_manifold_within_eps_only():

@@ -12,11 +12,13 @@ from typing import NamedTuple
 import numpy as np
 
 from .gjk import gjk_kernel
-from .triangles import _ccw, _clip_convex, plane_basis
-from .validation import convex_mesh
+from .manifold import manifold_kernel
+from .validation import convex_mesh, mesh_tolerance
 from ..constants import jit
-from ..geometry2d.point_in_polygon import point_in_convex_kernel
-from ..geometry2d.primitives import point_on_segment, segment_intersection
+
+DEGENERATE_TOL = 1e-9
+"""Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one
+side's contact set is a vertex or an edge."""
 
 
 class SeparatingPlane(NamedTuple):
@@ -44,64 +46,70 @@ def _extent(v, nx, ny, nz, sign):
 
 
 @jit
-def separating_plane_kernel(va, na, da, ea, adj_a, vb, nb, db, eb, adj_b):
-    """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
+def _box(v, pad):
+    """Axis-aligned box of the vertices, grown by pad: (xmin, ymin, zmin, xmax, ymax, zmax)."""
+    lo0 = lo1 = lo2 = np.inf
+    hi0 = hi1 = hi2 = -np.inf
+    for i in range(v.shape[0]):
+        lo0 = min(lo0, v[i, 0])
+        lo1 = min(lo1, v[i, 1])
+        lo2 = min(lo2, v[i, 2])
+        hi0 = max(hi0, v[i, 0])
+        hi1 = max(hi1, v[i, 1])
+        hi2 = max(hi2, v[i, 2])
+    return lo0 - pad, lo1 - pad, lo2 - pad, hi0 + pad, hi1 + pad, hi2 + pad
 
-    ``na, da`` are the outward unit normals and offsets of the faces (n.x <= d inside: along
-    its own face normal a body's extent is its offset, so a face axis scans only the other
-    body), ``ea``/``eb`` (E, 2) vertex index pairs of the edges, ``adj_a``/``adj_b`` (E, 2)
-    the two faces sharing each edge.  Returns ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face
-    of a, 1 face of b, 2 edge-edge.
 
-    Edge pairs that do not span a face of the Minkowski difference are skipped (Gregorius,
-    "The Separating Axis Test between Convex Polyhedra", GDC 2013): only when the Gauss-map
-    arcs a-b (the normals of the faces at an edge of A) and c-d (those at an edge of B,
-    negated) cross, ``c.(b x a)`` and ``d.(b x a)`` of opposite signs, ``a.(d x c)`` and
-    ``b.(d x c)`` too, and ``c.(b x a)``, ``b.(d x c)`` of one sign.  The first test is
-    hoisted: per edge of A the side of every face normal of B is computed once, so most edge
-    pairs cost two loads and a compare.  The sign of the result (separated or not) and, for
-    intersecting bodies, its value (minus the penetration depth) are those of the full
-    candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
-    """
-    best = -np.inf
-    bx = by = bz = 0.0
-    bmax = 0.0
-    kind = -1
-    for f in range(na.shape[0]):
-        amax = da[f]
-        g = -_extent(vb, na[f, 0], na[f, 1], na[f, 2], -1.0) - amax
-        if g > best:
-            best, bmax, bx, by, bz, kind = g, amax, na[f, 0], na[f, 1], na[f, 2], 0
-    for f in range(nb.shape[0]):
-        amax = _extent(va, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1.0)
-        g = -db[f] - amax
-        if g > best:
-            best, bmax, bx, by, bz, kind = g, amax, -nb[f, 0], -nb[f, 1], -nb[f, 2], 1
-    side = np.empty(nb.shape[0])
+@jit
+def _segment_meets_box(v, p, q, box):
+    """Does the box of segment v[p]-v[q] overlap `box` (a necessary condition for the
+    segment to meet it)?"""
+    for k in range(3):
+        if max(v[p, k], v[q, k]) < box[k] or min(v[p, k], v[q, k]) > box[k + 3]:
+            return False
+    return True
+
+
+@jit
+def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, side, keep_b):
+    """The edge-edge axes of `separating_plane_kernel` for the edges whose boxes come within
+    `reach` of the other body's box; `state` ``(gap, a_max, nx, ny, nz, kind)`` is the best so
+    far and is returned updated.  `side` (faces of b) and `keep_b` (edges of b) are scratch."""
+    best, bmax, bx, by, bz, kind = state
+    nkeep = 0
+    box_a = _box(va, reach)
+    box_b = _box(vb, reach)
+    for j in range(eb.shape[0]):
+        if _segment_meets_box(vb, eb[j, 0], eb[j, 1], box_a):
+            keep_b[nkeep] = j
+            nkeep += 1
     for i in range(ea.shape[0]):
-        f0 = adj_a[i, 0]
-        f1 = adj_a[i, 1]
-        # b x a for the arc a = na[f0] -> b = na[f1]
-        px = na[f1, 1] * na[f0, 2] - na[f1, 2] * na[f0, 1]
-        py = na[f1, 2] * na[f0, 0] - na[f1, 0] * na[f0, 2]
-        pz = na[f1, 0] * na[f0, 1] - na[f1, 1] * na[f0, 0]
-        for g in range(nb.shape[0]):
-            side[g] = -(nb[g, 0] * px + nb[g, 1] * py + nb[g, 2] * pz)
+        if not _segment_meets_box(va, ea[i, 0], ea[i, 1], box_b):
+            continue
+        f0 = ea[i, 2]
+        f1 = ea[i, 3]
+        # b x a for the arc a = normal f0 -> b = normal f1
+        px = pa[f1, 1] * pa[f0, 2] - pa[f1, 2] * pa[f0, 1]
+        py = pa[f1, 2] * pa[f0, 0] - pa[f1, 0] * pa[f0, 2]
+        pz = pa[f1, 0] * pa[f0, 1] - pa[f1, 1] * pa[f0, 0]
+        for g in range(pb.shape[0]):
+            side[g] = -(pb[g, 0] * px + pb[g, 1] * py + pb[g, 2] * pz)
         ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
         uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
         uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
-        for j in range(eb.shape[0]):
-            g0 = adj_b[j, 0]
-            g1 = adj_b[j, 1]
+        for k in range(nkeep):
+            j = keep_b[k]
+            g0 = eb[j, 2]
+            g1 = eb[j, 3]
             cba = side[g0]
             if not cba * side[g1] < 0.0:
                 continue
-            # d x c for c = -nb[g0], d = -nb[g1]: equal to nb[g1] x nb[g0]
-            qx = nb[g1, 1] * nb[g0, 2] - nb[g1, 2] * nb[g0, 1]
-            qy = nb[g1, 2] * nb[g0, 0] - nb[g1, 0] * nb[g0, 2]
-            qz = nb[g1, 0] * nb[g0, 1] - nb[g1, 1] * nb[g0, 0]
-            adc = na[f0, 0] * qx + na[f0, 1] * qy + na[f0, 2] * qz
-            bdc = na[f1, 0] * qx + na[f1, 1] * qy + na[f1, 2] * qz
+            # d x c for c = -pb[g0], d = -pb[g1]: equal to pb[g1] x pb[g0]
+            qx = pb[g1, 1] * pb[g0, 2] - pb[g1, 2] * pb[g0, 1]
+            qy = pb[g1, 2] * pb[g0, 0] - pb[g1, 0] * pb[g0, 2]
+            qz = pb[g1, 0] * pb[g0, 1] - pb[g1, 1] * pb[g0, 0]
+            adc = pa[f0, 0] * qx + pa[f0, 1] * qy + pa[f0, 2] * qz
+            bdc = pa[f1, 0] * qx + pa[f1, 1] * qy + pa[f1, 2] * qz
             if not (adc * bdc < 0.0 and cba * bdc > 0.0):
                 continue
             wx = vb[eb[j, 1], 0] - vb[eb[j, 0], 0]
@@ -116,8 +124,8 @@ def separating_plane_kernel(va, na, da, ea, adj_a, vb, nb, db, eb, adj_b):
             # on a Minkowski face the edges are the supports: orient n out of a at edge i
             # (along the sum of its face normals); then a's extent along n is reached at
             # edge i and b's at edge j, no scan needed
-            if nx * (na[f0, 0] + na[f1, 0]) + ny * (na[f0, 1] + na[f1, 1]) + nz * (
-                    na[f0, 2] + na[f1, 2]) < 0.0:
+            if nx * (pa[f0, 0] + pa[f1, 0]) + ny * (pa[f0, 1] + pa[f1, 1]) + nz * (
+                    pa[f0, 2] + pa[f1, 2]) < 0.0:
                 ln = -ln
             nx /= ln
             ny /= ln
@@ -129,16 +137,97 @@ def separating_plane_kernel(va, na, da, ea, adj_a, vb, nb, db, eb, adj_b):
     return best, bmax, bx, by, bz, kind
 
 
+@jit
+def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol):
+    """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
+
+    ``pa``/``pb`` (m, 4) are the face planes, outward unit normal and offset (n.x <= d inside:
+    along its own face normal a body's extent is its offset, so a face axis scans only the
+    other body), ``ea``/``eb`` (E, 4) the edges: two vertex indices, then the two faces
+    sharing the edge; `tol` the length tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)``
+    with kind 0 face of a, 1 face of b, 2 edge-edge.
+
+    Edge pairs that do not span a face of the Minkowski difference are skipped (Gregorius,
+    "The Separating Axis Test between Convex Polyhedra", GDC 2013): only when the Gauss-map
+    arcs a-b (the normals of the faces at an edge of A) and c-d (those at an edge of B,
+    negated) cross, ``c.(b x a)`` and ``d.(b x a)`` of opposite signs, ``a.(d x c)`` and
+    ``b.(d x c)`` too, and ``c.(b x a)``, ``b.(d x c)`` of one sign.  The first test is
+    hoisted: per edge of A the side of every face normal of B is computed once, so most edge
+    pairs cost two loads and a compare.  The sign of the result (separated or not) and, for
+    intersecting bodies, its value (minus the penetration depth) are those of the full
+    candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
+
+    Overlapping bodies: with D the depth the face axes leave (minus their best gap), an edge
+    pair can only win when translating b by its depth d <= D along its axis makes the two
+    edges touch (the nearest face of the Minkowski difference holds the foot of the
+    perpendicular from the origin), so each edge passes within D of the other body: edges
+    whose boxes stay farther than D (plus the tolerance) from the other body's box are
+    skipped.  Shallow contacts keep only the few edges around the overlap.
+    """
+    best = -np.inf
+    bx = by = bz = 0.0
+    bmax = 0.0
+    kind = -1
+    for f in range(pa.shape[0]):
+        amax = pa[f, 3]
+        g = -_extent(vb, pa[f, 0], pa[f, 1], pa[f, 2], -1.0) - amax
+        if g > best:
+            best, bmax, bx, by, bz, kind = g, amax, pa[f, 0], pa[f, 1], pa[f, 2], 0
+    for f in range(pb.shape[0]):
+        amax = _extent(va, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1.0)
+        g = -pb[f, 3] - amax
+        if g > best:
+            best, bmax, bx, by, bz, kind = g, amax, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1
+    side = np.empty(pb.shape[0])
+    keep_b = np.empty(eb.shape[0], np.intp)
+    reach = -best + tol if best <= 0.0 else np.inf
+    return _edge_axes(va, pa, ea, vb, pb, eb, reach, (best, bmax, bx, by, bz, kind), side,
+                      keep_b)
+
+
+
+@jit
+def plane_through_gap(va, pa, ea, vb, pb, eb, tol):
+    """`separating_plane_kernel` and a point on the mid-plane: a's support plane moved half
+    the gap towards b.  Returns ``(gap, px, py, pz, nx, ny, nz, kind)``."""
+    gap, amax, nx, ny, nz, kind = separating_plane_kernel(va, pa, ea, vb, pb, eb, tol)
+    top = -np.inf
+    ax = ay = az = 0.0
+    for i in range(va.shape[0]):
+        h = va[i, 0] * nx + va[i, 1] * ny + va[i, 2] * nz
+        if h > top:
+            top, ax, ay, az = h, va[i, 0], va[i, 1], va[i, 2]
+    shift = amax + 0.5 * gap - top
+    return gap, ax + shift * nx, ay + shift * ny, az + shift * nz, nx, ny, nz, kind
+
+
+@jit
+def contact_manifold_kernel(va, pa, ea, vb, pb, eb, eps, tol, out):
+    """`contact_manifold` on prepared arrays: ``(count, nx, ny, nz, depth)`` with the points
+    in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart (GJK
+    says so in a few microseconds, before the plane) or share no point of the manifold."""
+    distance, _, _, _, _, _, _, hit = gjk_kernel(va, vb)
+    if not hit and distance > eps:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(va, pa, ea, vb, pb, eb, tol)
+    if gap > eps:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    depth = max(0.0, -gap)
+    count = manifold_kernel(va, vb, px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
+                            DEGENERATE_TOL, out)
+    return count, nx, ny, nz, depth
+
+
 def _edges(faces):
-    """Undirected edges (E, 2) of a closed triangle mesh and the two faces sharing each."""
+    """Undirected edges of a closed triangle mesh: (E, 4) two vertex indices, then the two
+    faces sharing the edge."""
     directed = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
     owner = np.tile(np.arange(len(faces)), 3)
     key = np.sort(directed, axis=1)
     order = np.lexsort((key[:, 1], key[:, 0]))
     key, owner = key[order], owner[order]
     # a closed, consistently wound mesh has every edge exactly twice, adjacent after sorting
-    return (np.ascontiguousarray(key[0::2]),
-            np.ascontiguousarray(np.column_stack([owner[0::2], owner[1::2]])))
+    return np.ascontiguousarray(np.column_stack([key[0::2], owner[0::2], owner[1::2]]))
 
 
 class ConvexPolyhedron:
@@ -158,16 +247,27 @@ class ConvexPolyhedron:
     Attributes
     ----------
     vertices, faces : the checked arrays (C-contiguous float64, intp).
-    normals, offsets : (m, 3), (m,) outward unit face normals and offsets, n.x <= d inside.
-    edges, edge_faces : (E, 2) vertex pairs of the undirected edges and the two faces at each.
+    planes : (m, 4) outward unit face normals and offsets, n.x <= d inside (`normals` and
+        `offsets` are views of it).
+    edge_data : (E, 4) the undirected edges: two vertex indices, then the two faces at each.
+    tolerance : length tolerance of the mesh (`validation.mesh_tolerance`).
     """
 
-    __slots__ = ('vertices', 'faces', 'normals', 'offsets', 'edges', 'edge_faces')
+    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'tolerance')
 
     def __init__(self, vertices, faces, name='polyhedron'):
-        self.vertices, self.faces, self.normals, self.offsets = convex_mesh(vertices, faces,
-                                                                            name)
-        self.edges, self.edge_faces = _edges(self.faces)
+        self.vertices, self.faces, normals, offsets = convex_mesh(vertices, faces, name)
+        self.planes = np.ascontiguousarray(np.column_stack([normals, offsets]))
+        self.edge_data = _edges(self.faces)
+        self.tolerance = mesh_tolerance(self.vertices)
+
+    @property
+    def normals(self):
+        return self.planes[:, :3]
+
+    @property
+    def offsets(self):
+        return self.planes[:, 3]
 
     def moved(self, rotation, translation):
         """The same body under the rigid motion x -> R x + t, without checking it again.
@@ -184,34 +284,34 @@ class ConvexPolyhedron:
             raise ValueError('rotation must be a proper rotation matrix')
         out = object.__new__(ConvexPolyhedron)
         out.vertices = np.ascontiguousarray(self.vertices @ r.T + t)
-        out.faces, out.edges, out.edge_faces = self.faces, self.edges, self.edge_faces
-        out.normals = np.ascontiguousarray(self.normals @ r.T)
-        out.offsets = self.offsets + out.normals @ t
+        out.faces, out.edge_data = self.faces, self.edge_data
+        normals = self.normals @ r.T
+        out.planes = np.ascontiguousarray(np.column_stack([normals,
+                                                           self.offsets + normals @ t]))
+        out.tolerance = mesh_tolerance(out.vertices)
         return out
 
     def separating_plane(self, other):
         """Baraff's separating plane between this body (a) and `other` (b): see the module
         function `separating_plane`."""
-        a, b = self.vertices, other.vertices
-        gap, amax, nx, ny, nz, kind = separating_plane_kernel(
-            a, self.normals, self.offsets, self.edges, self.edge_faces,
-            b, other.normals, other.offsets, other.edges, other.edge_faces)
-        n = np.array([nx, ny, nz])
-        # a point on the mid-plane: a's support plane moved half the gap towards b
-        anchor = a[np.argmax(a @ n)]
-        point = anchor + (amax + 0.5 * gap - anchor @ n) * n
-        return SeparatingPlane(float(gap), point, n, ('face_a', 'face_b', 'edge_edge')[kind])
+        gap, px, py, pz, nx, ny, nz, kind = plane_through_gap(
+            self.vertices, self.planes, self.edge_data, other.vertices, other.planes,
+            other.edge_data, max(self.tolerance, other.tolerance))
+        return SeparatingPlane(float(gap), np.array([px, py, pz]), np.array([nx, ny, nz]),
+                               ('face_a', 'face_b', 'edge_edge')[kind])
 
     def contact_manifold(self, other, eps):
         """Contact points between this body (a) and `other` (b): see the module function
         `contact_manifold`."""
         if not eps >= 0.0:
             raise ValueError(f'eps must be >= 0, got {eps}')
-        # bodies farther apart than eps have no contact: GJK tells in a few microseconds
-        distance, *_, hit = gjk_kernel(self.vertices, other.vertices)
-        if not hit and distance > eps:
+        out = np.empty((self.vertices.shape[0] + other.vertices.shape[0], 3))
+        count, nx, ny, nz, depth = contact_manifold_kernel(
+            self.vertices, self.planes, self.edge_data, other.vertices, other.planes,
+            other.edge_data, float(eps), max(self.tolerance, other.tolerance), out)
+        if count == 0:
             return None
-        return _manifold(self.vertices, other.vertices, self.separating_plane(other), eps)
+        return out[:count], np.array([nx, ny, nz]), depth
 
 
 def separating_plane(va, fa, vb, fb):
@@ -237,25 +337,6 @@ def separating_plane(va, fa, vb, fb):
     `separating_plane` method.
     """
     return ConvexPolyhedron(va, fa, 'a').separating_plane(ConvexPolyhedron(vb, fb, 'b'))
-
-
-def _hull2(points):
-    """Monotone-chain convex hull of 2D points, CCW, collinear points dropped."""
-    pts = sorted(set(map(tuple, np.round(points, 15))))
-    if len(pts) <= 2:
-        return [np.array(p) for p in pts]
-
-    def half(seq):
-        out = []
-        for p in seq:
-            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
-                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = half(pts), half(pts[::-1])
-    return [np.array(p) for p in lower[:-1] + upper[:-1]]
 
 
 def contact_manifold(va, fa, vb, fb, eps):
@@ -285,55 +366,3 @@ def contact_manifold(va, fa, vb, fb, eps):
     `ConvexPolyhedron` objects once and call their `contact_manifold` method.
     """
     return ConvexPolyhedron(va, fa, 'a').contact_manifold(ConvexPolyhedron(vb, fb, 'b'), eps)
-
-
-def _manifold(a, b, plane, eps):
-    """The manifold of `contact_manifold` from the separating plane of a and b."""
-    if plane.distance > eps:
-        return None
-    n, m = plane.normal, plane.point
-    band = eps + 0.5 * max(0.0, -plane.distance)
-    u, v = plane_basis(n)
-    to2 = np.column_stack([u, v])
-    sa = (a - m) @ n
-    sb = (b - m) @ n
-    ha = _hull2((a[np.abs(sa) <= band + 1e-12] - m) @ to2)
-    hb = _hull2((b[np.abs(sb) <= band + 1e-12] - m) @ to2)
-    if len(ha) >= 3 and len(hb) >= 3:
-        pts2 = _clip_convex(_ccw(ha), _ccw(hb))
-    else:
-        small, big = (ha, hb) if len(ha) <= len(hb) else (hb, ha)
-        pts2 = _degenerate_overlap(small, big)
-    if not pts2:
-        return None
-    hull = _hull2(np.array(pts2)) if len(pts2) >= 3 else pts2
-    points = m + np.array(hull) @ to2.T
-    return points, n, max(0.0, -plane.distance)
-
-
-def _degenerate_overlap(small, big, tol=1e-9):
-    """Overlap when a hull is a point or a segment (a vertex or an edge touching)."""
-    if len(big) >= 3:
-        poly = np.ascontiguousarray(_ccw(big))
-        if len(small) == 1:
-            return small if point_in_convex_kernel(*small[0], poly, 1.0, tol) else []
-        # the segment clipped by every edge's inner half-plane
-        p, q = small
-        lo, hi = 0.0, 1.0
-        for k in range(len(poly)):
-            a, e = poly[k], poly[(k + 1) % len(poly)] - poly[k]
-            sp = e[0] * (p[1] - a[1]) - e[1] * (p[0] - a[0])
-            sq = e[0] * (q[1] - a[1]) - e[1] * (q[0] - a[0])
-            if sp < -tol and sq < -tol:
-                return []
-            if (sp < -tol) != (sq < -tol):
-                t = sp / (sp - sq)
-                lo, hi = (max(lo, t), hi) if sp < -tol else (lo, min(hi, t))
-        return [p + lo * (q - p), p + hi * (q - p)] if lo <= hi else []
-    if len(small) == 1:
-        p = small[0]
-        a, b = big[0], big[-1]
-        return small if point_on_segment(a[0], a[1], b[0], b[1], p[0], p[1], tol) else []
-    count, x0, y0, _, _, x1, y1, _, _ = segment_intersection(
-        *small[0], *small[1], *big[0], *big[-1], tol)
-    return [np.array([x0, y0]), np.array([x1, y1])][:count]

@@ -4,6 +4,7 @@
 
 import numpy as np
 
+from .manifold import clip_convex, hull2, plane_basis_kernel
 from .validation import as_points3
 from ..constants import DBL_EPS, TOL_FACTOR
 from ..geometry2d.point_in_polygon import point_in_polygon_kernel
@@ -34,41 +35,6 @@ def _plane_section(tri, sd, tol):
             d = sd[k] / (sd[k] - sd[j])  # seed 000's directed distance along the edge
             pts.append(tri[k] + d * (tri[j] - tri[k]))
     return pts
-
-
-def _clip_convex(subject, clip):
-    """Sutherland-Hodgman: the part of convex polygon `subject` inside convex CCW `clip` (2D)."""
-    out = list(subject)
-    for k in range(len(clip)):
-        a, b = clip[k], clip[(k + 1) % len(clip)]
-        edge = b - a
-        inp, out = out, []
-        if not inp:
-            break
-        for m in range(len(inp)):
-            p, q = inp[m], inp[(m + 1) % len(inp)]
-            sp = edge[0] * (p[1] - a[1]) - edge[1] * (p[0] - a[0])
-            sq = edge[0] * (q[1] - a[1]) - edge[1] * (q[0] - a[0])
-            if sp >= 0:
-                out.append(p)
-            if (sp >= 0) != (sq >= 0):
-                out.append(p + sp / (sp - sq) * (q - p))
-    return out
-
-
-def _ccw(poly):
-    area = sum(poly[k][0] * poly[(k + 1) % len(poly)][1]
-               - poly[(k + 1) % len(poly)][0] * poly[k][1] for k in range(len(poly)))
-    return poly if area >= 0 else poly[::-1]
-
-
-def plane_basis(normal):
-    """Two unit vectors u, v with (u, v, normal) right-handed and orthonormal."""
-    n = np.asarray(normal, float)
-    helper = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    u = np.cross(helper, n)
-    u /= np.linalg.norm(u)
-    return u, np.cross(n, u)
 
 
 def triangle_intersection(t1, t2):
@@ -123,22 +89,20 @@ def triangle_intersection(t1, t2):
 
 
 def _coplanar(a, b, normal):
-    u, v = plane_basis(normal)
-    to2 = np.column_stack([u, v])
-    pa = _ccw(list((a - a[0]) @ to2))
-    pb = _ccw(list((b - a[0]) @ to2))
-    overlap = _clip_convex(pa, pb)
-    if not overlap:
+    """Overlap of two coplanar triangles: both projected onto their plane, oriented CCW by
+    `manifold.hull2`, clipped by `manifold.clip_convex`; repeated and collinear points of the
+    result dropped by one more hull."""
+    ux, uy, uz, wx, wy, wz = plane_basis_kernel(*normal)
+    to2 = np.array([[ux, wx], [uy, wy], [uz, wz]])
+    ha, hb, clipped = np.empty((4, 2)), np.empty((4, 2)), np.empty((7, 2))
+    na = hull2(np.ascontiguousarray((a - a[0]) @ to2), 3, ha)
+    nb = hull2(np.ascontiguousarray((b - a[0]) @ to2), 3, hb)
+    k = clip_convex(ha, na, hb, nb, clipped)
+    if k == 0:
         return None
-    pts = np.array(overlap)
-    # merge duplicates produced by clipping through vertices
-    keep = [pts[0]]
-    for p in pts[1:]:
-        if np.linalg.norm(p - keep[-1]) > 1e-12 * (1 + np.abs(p).max()):
-            keep.append(p)
-    if len(keep) > 1 and np.linalg.norm(keep[0] - keep[-1]) <= 1e-12 * (1 + np.abs(keep[0]).max()):
-        keep.pop()
-    return a[0] + np.array(keep) @ to2.T
+    corners = np.empty((k + 1, 2))
+    k = hull2(clipped, k, corners)
+    return a[0] + corners[:k] @ to2.T
 
 
 def facet_intersection(f1, f2):
