@@ -18,6 +18,33 @@ def _dot(ax, ay, az, bx, by, bz):
 
 
 @jit
+def _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t):
+    """|p1 + s d1 - p2 - t d2| with r = p1 - p2."""
+    dx = rx + s * d1x - t * d2x
+    dy = ry + s * d1y - t * d2y
+    dz = rz + s * d1z - t * d2z
+    return np.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@jit
+def _endpoint_closest(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, a, b, c, e, f):
+    """The closest of the pairs (endpoint of one segment, its closest point on the other)."""
+    best = np.inf
+    s = t = 0.0
+    for k in range(4):
+        if k < 2:
+            ss = float(k)
+            tt = min(1.0, max(0.0, (b * ss + f) / e))
+        else:
+            tt = float(k - 2)
+            ss = min(1.0, max(0.0, (b * tt - c) / a))
+        dist = _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, ss, tt)
+        if dist < best:
+            best, s, t = dist, ss, tt
+    return best, s, t
+
+
+@jit
 def segment_distance_kernel(p1, q1, p2, q2):
     """Closest points of segments p1-q1 and p2-q2: ``(distance, s, t)``.
 
@@ -25,8 +52,10 @@ def segment_distance_kernel(p1, q1, p2, q2):
     d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2, a = d1.d1, e = d2.d2, f = d2.r, c = d1.r,
     b = d1.d2: the lines' parameters solve ``[a -b; b -e] (s, t) = (-c, -f)``; s is clamped
     to [0, 1], t recomputed as ``(b s + f) / e`` and clamped, then s recomputed from the
-    clamped t (the clamping of the slides, in Ericson's order).  Parallel segments
-    (``a e - b^2 ~ 0``) take s = 0; zero-length segments degenerate to points.
+    clamped t (the clamping of the slides, in Ericson's order).  The four endpoint-to-segment
+    pairs are candidates too: parallel segments (``a e - b^2 ~ 0``) have no interior solution
+    and nearly parallel ones a badly conditioned one, while their closest pair always has an
+    endpoint of one segment.  Zero-length segments degenerate to points.
     """
     d1x, d1y, d1z = q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2]
     d2x, d2y, d2z = q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2]
@@ -49,10 +78,10 @@ def segment_distance_kernel(p1, q1, p2, q2):
         else:
             b = _dot(d1x, d1y, d1z, d2x, d2y, d2z)
             denom = a * e - b * b
-            if denom > 64.0 * DBL_EPS * a * e:
-                s = min(1.0, max(0.0, (b * f - c * e) / denom))
-            else:
-                s = 0.0
+            ends = _endpoint_closest(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, a, b, c, e, f)
+            if not denom > 64.0 * DBL_EPS * a * e:
+                return ends
+            s = min(1.0, max(0.0, (b * f - c * e) / denom))
             t = (b * s + f) / e
             if t < 0.0:
                 t = 0.0
@@ -60,10 +89,10 @@ def segment_distance_kernel(p1, q1, p2, q2):
             elif t > 1.0:
                 t = 1.0
                 s = min(1.0, max(0.0, (b - c) / a))
-    dx = rx + s * d1x - t * d2x
-    dy = ry + s * d1y - t * d2y
-    dz = rz + s * d1z - t * d2z
-    return np.sqrt(dx * dx + dy * dy + dz * dz), s, t
+            dist = _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t)
+            # nearly parallel lines solve badly: an endpoint pair may be closer
+            return (dist, s, t) if dist <= ends[0] else ends
+    return _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t), s, t
 
 
 def point_distance(p, q):
