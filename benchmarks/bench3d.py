@@ -73,7 +73,8 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
     """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
     fcl distance, disagreements on intersect, ours batch distance per pair, ours manifold on
     prepared bodies, fcl collide with contacts, fraction of pairs in contact, ours manifold
-    and fcl collide with contacts on pairs in resting contact)."""
+    and fcl collide with contacts on pairs in resting contact, ours intersect and distance on
+    prepared bodies)."""
     import fcl
     rng = np.random.default_rng(seed)
     rows = []
@@ -132,5 +133,7 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             float(in_contact),
             per_query(lambda a, b: a.contact_manifold(b, 1e-6), resting_prepared),
             per_query(fcl_contacts, resting_fcl),
+            per_query(lambda a, b: a.intersects(b), prepared),
+            per_query(lambda a, b: a.distance(b), prepared),
         ))
     return rows

@@ -190,6 +190,10 @@ def test_open_and_inward_meshes_are_refused():
     v, f = CUBE
     with pytest.raises(ValueError, match='closed'):
         point_in_polyhedron([[0.5, 0.5, 0.5]], v, f[:-1])
+    with pytest.raises(ValueError, match='closed'):  # a face twice
+        point_in_polyhedron([[0.5, 0.5, 0.5]], v, np.vstack([f, f[:1]]))
+    with pytest.raises(ValueError, match='consistently wound'):  # one face flipped
+        point_in_polyhedron([[0.5, 0.5, 0.5]], v, np.vstack([f[:-1], f[-1:, ::-1]]))
     with pytest.raises(ValueError, match='inwards'):
         point_in_polyhedron([[0.5, 0.5, 0.5]], v, f[:, ::-1])
     lv, lf = l_extrusion()
@@ -311,6 +315,8 @@ def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
         assert np.allclose(moved.normals, fresh.normals) and np.allclose(moved.offsets,
                                                                          fresh.offsets)
         other = ConvexPolyhedron(vb @ rot.T + shift, fb)
+        assert moved.intersects(other) == convex_polyhedra_intersect(va, vb)
+        assert moved.distance(other)[0] == pytest.approx(gjk_distance(va, vb)[0], abs=1e-9)
         got = moved.separating_plane(other)
         expected = separating_plane(va, fa, vb, fb)  # the same pair before the motion
         assert got.distance == pytest.approx(expected.distance, abs=1e-9)

@@ -291,6 +291,16 @@ class ConvexPolyhedron:
         out.tolerance = mesh_tolerance(out.vertices)
         return out
 
+    def intersects(self, other):
+        """True when the two bodies share a point (GJK, as `convex_polyhedra_intersect`)."""
+        return bool(gjk_kernel(self.vertices, other.vertices)[7])
+
+    def distance(self, other):
+        """Distance and closest points ``(d, pa, pb)``, as `gjk_distance` (0.0 when they
+        intersect)."""
+        d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(self.vertices, other.vertices)
+        return (0.0 if hit else float(d)), np.array((pax, pay, paz)), np.array((pbx, pby, pbz))
+
     def separating_plane(self, other):
         """Baraff's separating plane between this body (a) and `other` (b): see the module
         function `separating_plane`."""

@@ -6,8 +6,6 @@ Mesh convention: vertices (n, 3) float64; faces (m, 3) integer triangles whose v
 counter-clockwise seen from outside (the right-hand rule gives the outward normal).
 """
 
-from collections import Counter
-
 import numpy as np
 
 from ..constants import DBL_EPS, FLOAT, TOL_FACTOR
@@ -74,12 +72,19 @@ def closed_mesh(vertices, faces, name='mesh'):
     bad = np.nonzero(area2 <= tol * np.max(v.max(axis=0) - v.min(axis=0)))[0]
     if bad.size:
         raise ValueError(f'{name} has degenerate faces {bad[:5].tolist()}')
-    directed = Counter((int(f[i, k]), int(f[i, (k + 1) % 3])) for i in range(len(f))
-                       for k in range(3))
-    for (a, b), count in directed.items():
-        if count != 1 or directed.get((b, a), 0) != 1:
-            raise ValueError(f'{name} is not closed and consistently wound: edge ({a}, {b}) '
-                             'needs exactly one twin in the opposite direction')
+    # directed edges as keys a * n + b: each must be unique and have its reverse present
+    directed = np.stack([f, np.roll(f, -1, axis=1)], axis=2).reshape(-1, 2)
+    n = v.shape[0]
+    keys = np.sort(directed[:, 0] * n + directed[:, 1])
+    twins = directed[:, 1] * n + directed[:, 0]
+    at = np.minimum(np.searchsorted(keys, twins), keys.shape[0] - 1)
+    repeated = np.nonzero(keys[1:] == keys[:-1])[0]
+    missing = np.nonzero(keys[at] != twins)[0]
+    if repeated.size or missing.size:
+        a, b = (divmod(int(keys[repeated[0]]), n) if repeated.size
+                else directed[missing[0]].tolist())
+        raise ValueError(f'{name} is not closed and consistently wound: edge ({a}, {b}) '
+                         'needs exactly one twin in the opposite direction')
     volume = np.einsum('ij,ij->i', v[f[:, 0]], np.cross(v[f[:, 1]], v[f[:, 2]])).sum() / 6.0
     if volume <= 0.0:
         raise ValueError(f'{name} faces point inwards (negative volume); reverse their order')
