@@ -432,8 +432,11 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
                                 kin[1, 0], kin[1, 1], kin[1, 2], 0)
                 pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
                 pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
-                if polygons_intersect_kernel(pa, orient[i], convex[i], pb, orient[j],
-                                             convex[j], tol):
+                # touching now needs the current boxes to meet before the polygon test
+                apart = (aabb[i, 0] > aabb[j, 2] + tol or aabb[j, 0] > aabb[i, 2] + tol
+                         or aabb[i, 1] > aabb[j, 3] + tol or aabb[j, 1] > aabb[i, 3] + tol)
+                if not apart and polygons_intersect_kernel(pa, orient[i], convex[i], pb,
+                                                           orient[j], convex[j], tol):
                     t = 0.0
                 else:
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(

@@ -45,10 +45,18 @@ collision_monitor:
 """
 
 
-def odometry(h, x, y, vx):
+def moment(h, origin):
+    """Seconds since `origin` (a Time of the harness's clock) and the stamp for now: the
+    position a test publishes follows its stamp exactly, so no delay between reading a clock
+    and stamping shows up as acceleration in the node's fit."""
+    now = h.node.get_clock().now()
+    return (now - origin).nanoseconds * 1e-9, now.to_msg()
+
+
+def odometry(h, x, y, vx, stamp=None):
     msg = Odometry()
     msg.header.frame_id = 'map'
-    msg.header.stamp = h.now()
+    msg.header.stamp = stamp or h.now()
     msg.pose.pose.position.x, msg.pose.pose.position.y = float(x), float(y)
     msg.pose.pose.orientation.w = 1.0
     msg.twist.twist.linear.x = float(vx)
@@ -95,12 +103,13 @@ def test_warns_before_the_contact_then_reports_it(harness):
     pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
     pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
     start = time.monotonic()
+    origin = h.node.get_clock().now()
     gap = 2.5  # faces 1.5 m apart: contact 1.5 s after start
 
     def publish():
-        t = time.monotonic() - start
-        pub_a.publish(pose_stamped(h, 0.0, 0.0))
-        pub_b.publish(odometry(h, gap - t, 0.2, -1.0))
+        t, stamp = moment(h, origin)
+        pub_a.publish(pose_stamped(h, 0.0, 0.0, stamp=stamp))
+        pub_b.publish(odometry(h, gap - t, 0.2, -1.0, stamp=stamp))
 
     assert h.spin_until(lambda: statuses(contacts, 'a|b'), 4.0, publish), h.log()
     first_pose = start
@@ -192,11 +201,12 @@ def test_gate_scales_and_stops(harness):
     pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
     pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
     start = time.monotonic()
+    origin = h.node.get_clock().now()
 
     def publish():
-        t = time.monotonic() - start
-        pub_a.publish(pose_stamped(h, 60.0, 0.0))
-        pub_b.publish(odometry(h, 64.0 - t, 0.0, -1.0))  # contact at t = 3
+        t, stamp = moment(h, origin)
+        pub_a.publish(pose_stamped(h, 60.0, 0.0, stamp=stamp))
+        pub_b.publish(odometry(h, 64.0 - t, 0.0, -1.0, stamp=stamp))  # contact at t = 3
         twist = Twist()
         twist.linear.x = 1.0
         cmd.publish(twist)
