@@ -280,14 +280,13 @@ class Monitor:
         report.twists = self._twists.copy()
         report.accels = self._accels.copy()
         report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
-        contacts = self.world.detect(stamp=now)
+        contacts, predictions = self.world.step(cfg.horizon, stamp=now)
         touching = set()
         for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
             if pair in self._ignored:
                 continue
             touching.add(pair)
             report.contacts.append((*pair, contacts[c], float(contacts.began[c])))
-        predictions = self.world.predict(cfg.horizon)
         predicted = {}
         for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
             if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:

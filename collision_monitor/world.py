@@ -315,14 +315,16 @@ class CollisionWorld:
         self._pack()
         active = self.active
         self._place(active)
-        n_pairs = self._broad_phase(self._aabb, active)
+        return self._contacts(self._broad_phase(self._aabb, active), stamp, active)
+
+    def _contacts(self, n_pairs, stamp, active):
+        """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
         while True:
             nc, nf = narrow_phase(
                 self._pairs, n_pairs, self._poses, self._sincos, self._radius, self._offsets,
-                self._vstart,
-                self._orient, self._convex, self._centroids, self._aabb, self._pair_vertices,
-                self._c_pairs, self._c_kind, self._c_normal, self._c_depth, self._fstart,
-                self._fxy, self._fpb, self._fkind, self._fidx)
+                self._vstart, self._orient, self._convex, self._centroids, self._aabb,
+                self._pair_vertices, self._c_pairs, self._c_kind, self._c_normal,
+                self._c_depth, self._fstart, self._fxy, self._fpb, self._fkind, self._fidx)
             if nf <= self._fxy.shape[0]:
                 break
             self._grow_features(2 * nf)
@@ -362,18 +364,45 @@ class CollisionWorld:
         Swept broad phase: each body's box holds every one of its vertex paths over the
         horizon under the predictor's model, so no pair that meets is dropped.
         """
+        constant_velocity = self._prediction_model(horizon, predictor)
+        self._pack()
+        active = self.active
+        self._place(active)
+        n_pairs = self._swept_pairs(active, horizon, constant_velocity)
+        return self._predictions(n_pairs, horizon, constant_velocity)
+
+    def step(self, horizon, predictor=None, stamp=None):
+        """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
+
+        The swept boxes of `predict` hold the bodies' current boxes, so their candidate pairs
+        serve the narrow phase of `detect` too (its bounding-circle test drops the far ones
+        first): the same contacts and predictions, one grid fewer per tick.
+        """
+        constant_velocity = self._prediction_model(horizon, predictor)
+        self._pack()
+        active = self.active
+        self._place(active)
+        n_pairs = self._swept_pairs(active, horizon, constant_velocity)
+        return (self._contacts(n_pairs, stamp, active),
+                self._predictions(n_pairs, horizon, constant_velocity))
+
+    def _prediction_model(self, horizon, predictor):
+        """Check horizon and predictor; True for the constant-velocity model."""
         if not horizon > 0.0 or not np.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
         predictor = self.predictor if predictor is None else predictor
         if predictor not in PREDICTORS:
             raise ValueError(f'predictor must be one of {PREDICTORS}, got {predictor!r}')
-        self._pack()
-        active = self.active
-        constant_velocity = predictor == 'constant_velocity'
-        self._place(active)
+        return predictor == 'constant_velocity'
+
+    def _swept_pairs(self, active, horizon, constant_velocity):
+        """Candidate pairs of the swept broad phase, in self._pairs; returns how many."""
         swept_boxes(self._poses, self._twists, self._accels, active, self._radius,
                     constant_velocity, float(horizon), self._swept)
-        n_pairs = self._broad_phase(self._swept, active)
+        return self._broad_phase(self._swept, active)
+
+    def _predictions(self, n_pairs, horizon, constant_velocity):
+        """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
         k = predict_pairs(self._pairs, n_pairs, self._poses, self._twists, self._accels,
                           self._offsets, self._vstart, self._orient, self._convex, self._aabb,
@@ -431,6 +460,7 @@ class CollisionWorld:
         scratch.detect(stamp=0.1)
         for predictor in PREDICTORS:
             scratch.predict(1.0, predictor)
+            scratch.step(1.0, predictor, stamp=0.2)
 
     # internals -----------------------------------------------------------------------------
     def _as_indices(self, bodies):

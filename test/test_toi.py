@@ -360,6 +360,31 @@ def test_predict_finds_every_pair_brute_force_finds(predictor):
     assert len(expected) > 10
 
 
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_step_equals_detect_then_predict(predictor):
+    rng = np.random.default_rng(5)
+    n = 150
+    world = World()
+    for k in range(n):
+        world.add_body(f'b{k}', SQ * rng.uniform(0.3, 1.5))
+    world.set_poses(np.column_stack([rng.uniform(0, 20, (n, 2)), rng.uniform(-3, 3, n)]))
+    world.set_twists(np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)]))
+    world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
+    contacts, predictions = world.step(2.0, predictor)
+    alone_c, alone_p = world.detect(), world.predict(2.0, predictor)
+    assert len(alone_c) > 5 and len(alone_p) > 10
+
+    def by_pair(result, *fields):
+        return {tuple(p): tuple(np.nan_to_num(getattr(result, f)[c], nan=-1e300).tolist()
+                                for f in fields)
+                for c, p in enumerate(result.pairs.tolist())}
+
+    assert by_pair(contacts, 'kind', 'normal', 'depth') == by_pair(alone_c, 'kind', 'normal',
+                                                                    'depth')
+    assert by_pair(predictions, 'time', 'side', 'vertex', 'edge', 'point') == by_pair(
+        alone_p, 'time', 'side', 'vertex', 'edge', 'point')
+
+
 def test_look_back_interpolates_when_the_contact_began():
     world = World()
     world.add_body('a', SQ, pose=(0.0, 0.0, 0.0))
