@@ -324,6 +324,18 @@ def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
         ConvexPolyhedron(va, fa).moved(2 * np.eye(3), np.zeros(3))
 
 
+def test_vertices_in_no_face_do_not_change_the_plane():
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        va, fa = random_convex(rng)
+        vb, fb = random_convex(rng, centre=rng.uniform(-1.5, 1.5, 3))
+        # an interior point listed first, used by no face
+        extra = np.vstack([0.1 * va.mean(axis=0), va])
+        got = separating_plane(extra, fa + 1, vb, fb)
+        assert got.distance == pytest.approx(separating_plane(va, fa, vb, fb).distance,
+                                             abs=1e-12)
+
+
 def test_manifold_points_lie_on_both_bodies_within_the_band():
     rng = np.random.default_rng(21)
     checked = 0
