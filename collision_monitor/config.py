@@ -54,6 +54,10 @@ GLOBAL_PARAMETERS = (
     Param('tick_on_source', False,
           'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
           'still ticks at tick_rate while sources are quiet.'),
+    Param('engine_threads', 1,
+          'Threads of the engine\'s parallel kernels (capped at the cores). 1 keeps the tick '
+          'latency steady when other processes share the cores; more pays from thousands '
+          'of bodies.', (1, 1024)),
     Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace.'),
     Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.'),
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
@@ -157,6 +161,7 @@ class Config:
     max_vertices: int = 64
     autostart: bool = True
     tick_on_source: bool = False
+    engine_threads: int = 1
     bodies: tuple = ()
     sources: tuple = ()
     gate: GateConfig = field(default_factory=GateConfig)
@@ -286,7 +291,8 @@ def build_config(values, body_values, source_values):
         ignore_pairs=parse_ignore_pairs(values['ignore_pairs'], set(names)),
         max_bodies=int(values['max_bodies']), max_vertices=max_vertices,
         autostart=bool(values['autostart']), tick_on_source=bool(values['tick_on_source']),
-        bodies=tuple(bodies), sources=tuple(sources),
+        engine_threads=int(values['engine_threads']), bodies=tuple(bodies),
+        sources=tuple(sources),
         gate=gate)
 
 

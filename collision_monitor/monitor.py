@@ -93,6 +93,7 @@ class Monitor:
         self.index = {n: k for k, n in enumerate(self.names)}
         n = len(self.names)
         self.world = CollisionWorld()
+        self.world.threads = config.engine_threads
         self.has_footprint = np.zeros(n, np.bool_)
         self.static = np.array([b.static for b in config.bodies], dtype=np.bool_)
         for k, body in enumerate(config.bodies):

@@ -135,6 +135,16 @@ class CollisionWorld:
     A body takes part in a tick once it has a pose and while it is active (see `set_active`).
     Two static bodies are never tested against each other.
 
+    Attributes
+    ----------
+    predictor : {'constant_acceleration', 'constant_velocity'}
+        Default motion model of `predict` and `step`, and of the look-back of `detect`.
+    threads : int or None
+        Threads of the parallel kernels in this world's calls (capped at numba's); None for
+        numba's default, every core.  On a machine shared with other busy processes one
+        thread keeps each call's latency steady: a parallel loop waits for its slowest
+        thread, and a thread that loses its core waits a scheduler time slice.
+
     Examples
     --------
     >>> world = CollisionWorld()
@@ -161,6 +171,7 @@ class CollisionWorld:
         self._names = None
         self._history = None  # (stamp, {pair: began}, active) of the last stamped tick
         self.predictor = 'constant_acceleration'
+        self.threads = None
 
     # registration --------------------------------------------------------------------------
     def add_body(self, name, footprint, *, static=False, pose=None):
@@ -312,7 +323,7 @@ class CollisionWorld:
             when it began (`Contacts.began`): a new contact is traced back into the interval
             since the previous stamped tick with `predictor`'s model of the previous state.
         """
-        self._pack()
+        self._prepare()
         active = self.active
         self._place(active)
         return self._contacts(self._broad_phase(self._aabb, active), stamp, active)
@@ -365,7 +376,7 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
         """
         constant_velocity = self._prediction_model(horizon, predictor)
-        self._pack()
+        self._prepare()
         active = self.active
         self._place(active)
         n_pairs = self._swept_pairs(active, horizon, constant_velocity)
@@ -379,7 +390,7 @@ class CollisionWorld:
         first): the same contacts and predictions, one grid fewer per tick.
         """
         constant_velocity = self._prediction_model(horizon, predictor)
-        self._pack()
+        self._prepare()
         active = self.active
         self._place(active)
         n_pairs = self._swept_pairs(active, horizon, constant_velocity)
@@ -489,6 +500,13 @@ class CollisionWorld:
             place_bodies(self._poses, active, self._offsets, self._vstart,
                          self._centroid_offsets, self._sincos, self._aabb, self._centroids)
             self._placed = True
+
+    def _prepare(self):
+        """Before a tick: the packed arrays, and this world's thread count for the kernels
+        (numba's setting is per calling thread)."""
+        if self.threads:
+            numba.set_num_threads(max(1, min(int(self.threads), numba.config.NUMBA_NUM_THREADS)))
+        self._pack()
 
     def _pack(self):
         if self._packed:

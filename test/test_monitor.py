@@ -79,10 +79,16 @@ def test_bad_footprint_strings_are_refused(text, message):
     ({'ignore_pairs': ['a|nobody']}, 'ignore_pairs'),
     ({'gate.enabled': True, 'gate.body': 'nobody'}, 'gate.body'),
     ({'gate.stop_time': 2.0, 'gate.slowdown_time': 1.0}, 'slowdown_time'),
+    ({'engine_threads': 0}, 'engine_threads'),
 ])
 def test_bad_parameters_name_themselves(change, message):
     with pytest.raises(ValueError, match=message):
         config({'a': body(pose_topic='/a')}, **change)
+
+
+def test_engine_threads_reach_the_world():
+    monitor = two_movers(engine_threads=1)
+    assert monitor.world.threads == 1
 
 
 def test_body_needs_exactly_one_pose_source():
