@@ -37,12 +37,22 @@ class SeparatingPlane(NamedTuple):
 
 
 @jit
-def _extent(v, nx, ny, nz, sign):
-    """max over the vertices of sign * (n.x)."""
-    out = -np.inf
-    for i in range(v.shape[0]):
-        out = max(out, sign * (v[i, 0] * nx + v[i, 1] * ny + v[i, 2] * nz))
-    return out
+def _lowest(v, nx, ny, nz, start, limit):
+    """``(min over the vertices of n.x, its vertex)``, scanning from vertex `start` on; the
+    scan stops at the first value <= limit (then returned), enough to rule the axis out."""
+    n = v.shape[0]
+    low = np.inf
+    at = start
+    for k in range(n):
+        i = start + k
+        if i >= n:
+            i -= n
+        h = v[i, 0] * nx + v[i, 1] * ny + v[i, 2] * nz
+        if h < low:
+            low, at = h, i
+            if low <= limit:
+                break
+    return low, at
 
 
 @jit
@@ -168,14 +178,21 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol):
     bx = by = bz = 0.0
     bmax = 0.0
     kind = -1
+    # a face axis n of either body: the gap is the other body's lowest n.x minus the face's
+    # offset; each scan starts at the last face's lowest vertex and stops once the axis
+    # cannot beat the best so far
+    at = 0
     for f in range(pa.shape[0]):
         amax = pa[f, 3]
-        g = -_extent(vb, pa[f, 0], pa[f, 1], pa[f, 2], -1.0) - amax
+        low, at = _lowest(vb, pa[f, 0], pa[f, 1], pa[f, 2], at, best + amax)
+        g = low - amax
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, pa[f, 0], pa[f, 1], pa[f, 2], 0
+    at = 0
     for f in range(pb.shape[0]):
-        amax = _extent(va, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1.0)
-        g = -pb[f, 3] - amax
+        low, at = _lowest(va, pb[f, 0], pb[f, 1], pb[f, 2], at, best + pb[f, 3])
+        amax = -low
+        g = low - pb[f, 3]
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1
     side = np.empty(pb.shape[0])
