@@ -81,10 +81,40 @@ def _segment_meets_box(v, p, q, box):
 
 
 @jit
-def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, side, keep_b):
+def _arc_bound(pa, f0, f1, wx, wy, wz):
+    """max of n.w over the unit vectors n on the short great-circle arc between the normals
+    of faces f0 and f1: |w's part in the arc's plane| when that direction lies on the arc,
+    else the larger end value."""
+    ax, ay, az = pa[f0, 0], pa[f0, 1], pa[f0, 2]
+    bx, by, bz = pa[f1, 0], pa[f1, 1], pa[f1, 2]
+    ends = max(ax * wx + ay * wy + az * wz, bx * wx + by * wy + bz * wz)
+    qx = ay * bz - az * by
+    qy = az * bx - ax * bz
+    qz = ax * by - ay * bx
+    qq = qx * qx + qy * qy + qz * qz
+    if qq <= 1e-24:
+        return ends  # a flat edge: the arc is a point
+    k = (wx * qx + wy * qy + wz * qz) / qq
+    ux, uy, uz = wx - k * qx, wy - k * qy, wz - k * qz
+    # u lies on the arc when (a x u).q >= 0 and (u x b).q >= 0
+    s0 = (ay * uz - az * uy) * qx + (az * ux - ax * uz) * qy + (ax * uy - ay * ux) * qz
+    s1 = (uy * bz - uz * by) * qx + (uz * bx - ux * bz) * qy + (ux * by - uy * bx) * qz
+    if s0 >= 0.0 and s1 >= 0.0:
+        return np.sqrt(ux * ux + uy * uy + uz * uz)
+    return ends
+
+
+@jit
+def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, tol, side, keep_b):
     """The edge-edge axes of `separating_plane_kernel` for the edges whose boxes come within
     `reach` of the other body's box; `state` ``(gap, a_max, nx, ny, nz, kind)`` is the best so
-    far and is returned updated.  `side` (faces of b) and `keep_b` (edges of b) are scratch."""
+    far and is returned updated.  `side` (faces of b) and `keep_b` (edges of b) are scratch.
+
+    An edge i of a is skipped when no axis on its arc can beat the best gap: on its arc
+    every gap is at most ``n.(v - a_i)`` for any vertex v of b (b's lowest point along n is
+    no higher than v), bounded over the arc by `_arc_bound`, with v the vertices of b found
+    lowest along the two faces' normals (`lowest_b`, from the face pass).
+    """
     best, bmax, bx, by, bz, kind = state
     nkeep = 0
     box_a = _box(va, reach)
@@ -98,6 +128,13 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, side, keep_b):
             continue
         f0 = ea[i, 2]
         f1 = ea[i, 3]
+        bound = np.inf
+        for v in (lowest_b[f0], lowest_b[f1]):
+            bound = min(bound, _arc_bound(pa, f0, f1, vb[v, 0] - va[ea[i, 0], 0],
+                                          vb[v, 1] - va[ea[i, 0], 1],
+                                          vb[v, 2] - va[ea[i, 0], 2]))
+        if bound + tol < best:
+            continue
         # b x a for the arc a = normal f0 -> b = normal f1
         px = pa[f1, 1] * pa[f0, 2] - pa[f1, 2] * pa[f0, 1]
         py = pa[f1, 2] * pa[f0, 0] - pa[f1, 0] * pa[f0, 2]
@@ -148,14 +185,16 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, side, keep_b):
 
 
 @jit
-def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol):
+def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol, stop_above):
     """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
 
     ``pa``/``pb`` (m, 4) are the face planes, outward unit normal and offset (n.x <= d inside:
     along its own face normal a body's extent is its offset, so a face axis scans only the
     other body), ``ea``/``eb`` (E, 4) the edges: two vertex indices, then the two faces
     sharing the edge; `tol` the length tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)``
-    with kind 0 face of a, 1 face of b, 2 edge-edge.
+    with kind 0 face of a, 1 face of b, 2 edge-edge; as soon as an axis has a gap above
+    `stop_above` (inf for the best plane) that axis is returned: the bodies are at least that
+    far apart.
 
     Edge pairs that do not span a face of the Minkowski difference are skipped (Gregorius,
     "The Separating Axis Test between Convex Polyhedra", GDC 2013): only when the Gauss-map
@@ -182,12 +221,16 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol):
     # offset; each scan starts at the last face's lowest vertex and stops once the axis
     # cannot beat the best so far
     at = 0
+    lowest_b = np.empty(pa.shape[0], np.intp)
     for f in range(pa.shape[0]):
         amax = pa[f, 3]
         low, at = _lowest(vb, pa[f, 0], pa[f, 1], pa[f, 2], at, best + amax)
+        lowest_b[f] = at
         g = low - amax
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, pa[f, 0], pa[f, 1], pa[f, 2], 0
+            if best > stop_above:
+                return best, bmax, bx, by, bz, kind
     at = 0
     for f in range(pb.shape[0]):
         low, at = _lowest(va, pb[f, 0], pb[f, 1], pb[f, 2], at, best + pb[f, 3])
@@ -195,19 +238,22 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol):
         g = low - pb[f, 3]
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1
+            if best > stop_above:
+                return best, bmax, bx, by, bz, kind
     side = np.empty(pb.shape[0])
     keep_b = np.empty(eb.shape[0], np.intp)
     reach = -best + tol if best <= 0.0 else np.inf
-    return _edge_axes(va, pa, ea, vb, pb, eb, reach, (best, bmax, bx, by, bz, kind), side,
-                      keep_b)
+    return _edge_axes(va, pa, ea, vb, pb, eb, reach, (best, bmax, bx, by, bz, kind), lowest_b,
+                      tol, side, keep_b)
 
 
 
 @jit
-def plane_through_gap(va, pa, ea, vb, pb, eb, tol):
+def plane_through_gap(va, pa, ea, vb, pb, eb, tol, stop_above):
     """`separating_plane_kernel` and a point on the mid-plane: a's support plane moved half
     the gap towards b.  Returns ``(gap, px, py, pz, nx, ny, nz, kind)``."""
-    gap, amax, nx, ny, nz, kind = separating_plane_kernel(va, pa, ea, vb, pb, eb, tol)
+    gap, amax, nx, ny, nz, kind = separating_plane_kernel(va, pa, ea, vb, pb, eb, tol,
+                                                          stop_above)
     top = -np.inf
     ax = ay = az = 0.0
     for i in range(va.shape[0]):
@@ -221,13 +267,17 @@ def plane_through_gap(va, pa, ea, vb, pb, eb, tol):
 @jit
 def contact_manifold_kernel(va, pa, ea, vb, pb, eb, eps, tol, out):
     """`contact_manifold` on prepared arrays: ``(count, nx, ny, nz, depth)`` with the points
-    in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart (GJK
-    says so in a few microseconds, before the plane) or share no point of the manifold."""
-    distance, _, _, _, _, _, _, hit = gjk_kernel(va, vb)
-    if not hit and distance > eps:
-        return 0, 0.0, 0.0, 0.0, 0.0
-    gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(va, pa, ea, vb, pb, eb, tol)
+    in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart or share
+    no point of the manifold.
+
+    A gap along any axis is at most the distance, so the plane search stops at the first axis
+    wider than eps; a best gap <= 0 means the bodies meet (the separating axis theorem); only
+    a gap in (0, eps] leaves the distance open, and GJK settles it.
+    """
+    gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(va, pa, ea, vb, pb, eb, tol, eps)
     if gap > eps:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    if gap > 0.0 and gjk_kernel(va, vb)[0] > eps:
         return 0, 0.0, 0.0, 0.0, 0.0
     depth = max(0.0, -gap)
     count = manifold_kernel(va, vb, px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
@@ -323,7 +373,7 @@ class ConvexPolyhedron:
         function `separating_plane`."""
         gap, px, py, pz, nx, ny, nz, kind = plane_through_gap(
             self.vertices, self.planes, self.edge_data, other.vertices, other.planes,
-            other.edge_data, max(self.tolerance, other.tolerance))
+            other.edge_data, max(self.tolerance, other.tolerance), np.inf)
         return SeparatingPlane(float(gap), np.array([px, py, pz]), np.array([nx, ny, nz]),
                                ('face_a', 'face_b', 'edge_edge')[kind])
 
