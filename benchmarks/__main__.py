@@ -263,28 +263,32 @@ def format_3d(rows3d):
              '| ours distance us (raw, prepared) | ours batch distance us | fcl distance us | '
              'ratio (prepared, batch) | disagree |',
              '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
-    for n, oi, od, om, fc, fd, dis, ob, *_, pi, pd in rows3d:
+    for n, oi, od, om, fc, fd, dis, ob, *_, pi, pd, _, _ in rows3d:
         lines.append(f'| {n} | {oi * 1e6:.1f}, {pi * 1e6:.1f} | {fc * 1e6:.1f} | '
                      f'{fc / pi:.1f}x | {od * 1e6:.1f}, {pd * 1e6:.1f} | {ob * 1e6:.2f} | '
                      f'{fd * 1e6:.1f} | {fd / pd:.1f}x, {fd / ob:.1f}x | {dis} |')
-    lines += ['', 'Contacts: ours is the full manifold (GJK to drop pairs farther apart than '
-              'eps, then Baraff\'s plane over face and Minkowski-face edge-edge axes, then '
-              'the clipped polygon); from raw arrays (each call checks both meshes) and on '
-              '`ConvexPolyhedron` objects checked once. fcl: `collide` with '
-              '`enable_contact` (one contact point and normal per convex pair).', '',
-              '| vertices | pairs in contact | ours manifold, raw arrays us | ours manifold, '
-              'prepared us | fcl collide + contacts us | ratio (prepared) |',
-              '| ---: | ---: | ---: | ---: | ---: | ---: |']
-    for n, _, _, om, _, _, _, _, op, fcc, share, *_ in rows3d:
-        lines.append(f'| {n} | {share:.0%} | {om * 1e6:.0f} | {op * 1e6:.1f} | '
-                     f'{fcc * 1e6:.1f} | {fcc / op:.2f}x |')
+    lines += ['', 'Contacts: ours is the full manifold (Baraff\'s plane over face and '
+              'Minkowski-face edge-edge axes, stopping at the first axis wider than eps, GJK '
+              'only when the gap is in (0, eps], then the clipped polygon): from raw arrays '
+              '(each call checks both meshes), on `ConvexPolyhedron` objects checked once, and '
+              'per pair of one `PolyhedronSet.contact_manifolds` call over all pairs (parallel '
+              'over the pairs, the batch API). fcl: `collide` with `enable_contact` (one '
+              'contact point and normal per convex pair).', '',
+              '| vertices | pairs in contact | ours manifold us: raw, prepared, batch | '
+              'fcl collide + contacts us | ratio (prepared, batch) |',
+              '| ---: | ---: | ---: | ---: | ---: |']
+    for n, _, _, om, _, _, _, _, op, fcc, share, _, _, _, _, ob, _ in rows3d:
+        lines.append(f'| {n} | {share:.0%} | {om * 1e6:.0f}, {op * 1e6:.1f}, {ob * 1e6:.1f} | '
+                     f'{fcc * 1e6:.1f} | {fcc / op:.2f}x, {fcc / ob:.2f}x |')
     lines += ['', 'Resting contact (b slid to touch a along a random direction, then 1 mm in; '
-              'every pair in contact), prepared bodies:', '',
-              '| vertices | ours manifold us | fcl collide + contacts us | ratio |',
+              'every pair in contact):', '',
+              '| vertices | ours manifold us: prepared, batch | fcl collide + contacts us | '
+              'ratio (prepared, batch) |',
               '| ---: | ---: | ---: | ---: |']
-    for n, *_, rest_ours, rest_fcl, _, _ in rows3d:
-        lines.append(f'| {n} | {rest_ours * 1e6:.1f} | {rest_fcl * 1e6:.1f} | '
-                     f'{rest_fcl / rest_ours:.2f}x |')
+    for n, *_, rest_ours, rest_fcl, _, _, _, rest_batch in rows3d:
+        lines.append(f'| {n} | {rest_ours * 1e6:.1f}, {rest_batch * 1e6:.1f} | '
+                     f'{rest_fcl * 1e6:.1f} | {rest_fcl / rest_ours:.2f}x, '
+                     f'{rest_fcl / rest_batch:.2f}x |')
     return lines
 
 

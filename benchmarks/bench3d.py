@@ -8,7 +8,8 @@ import numpy as np
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_intersect,
-                                          ConvexPolyhedron, gjk_distance, gjk_distance_batch)
+                                          ConvexPolyhedron, gjk_distance, gjk_distance_batch,
+                                          PolyhedronSet)
 
 
 def hull(points):
@@ -69,12 +70,25 @@ def per_query(fn, items, repeat=3):
     return float(np.median(runs))
 
 
+def per_pair_batch(prepared, repeat=5):
+    """Median seconds per pair of `PolyhedronSet.contact_manifolds` over all the pairs."""
+    batch = PolyhedronSet([body for pair in prepared for body in pair])
+    pairs = np.arange(2 * len(prepared)).reshape(-1, 2)
+    batch.contact_manifolds(pairs, 1e-6)
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        batch.contact_manifolds(pairs, 1e-6)
+        runs.append((time.perf_counter() - t) / len(prepared))
+    return float(np.median(runs))
+
+
 def run(sizes=(8, 16, 32, 64), count=200, seed=0):
     """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
     fcl distance, disagreements on intersect, ours batch distance per pair, ours manifold on
     prepared bodies, fcl collide with contacts, fraction of pairs in contact, ours manifold
     and fcl collide with contacts on pairs in resting contact, ours intersect and distance on
-    prepared bodies)."""
+    prepared bodies, ours batch manifold per pair on the random and the resting pairs)."""
     import fcl
     rng = np.random.default_rng(seed)
     rows = []
@@ -135,5 +149,7 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
             per_query(fcl_contacts, resting_fcl),
             per_query(lambda a, b: a.intersects(b), prepared),
             per_query(lambda a, b: a.distance(b), prepared),
+            per_pair_batch(prepared),
+            per_pair_batch(resting_prepared),
         ))
     return rows

@@ -9,7 +9,7 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
-    ConvexPolyhedron, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap,
+    ConvexPolyhedron, PolyhedronSet, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap,
     contact_manifold,
     convex_polyhedra_intersect, facet_intersection, gjk_distance, gjk_distance_batch,
     line_line_closest,
@@ -351,6 +351,30 @@ def test_manifold_points_lie_on_both_bodies_within_the_band():
                 assert outside.max() <= 1e-6 + depth + 1e-9
             checked += 1
     assert checked == 45
+
+
+def test_polyhedron_set_matches_one_pair_at_a_time():
+    rng = np.random.default_rng(17)
+    bodies = [ConvexPolyhedron(*random_convex(rng, n=int(rng.integers(6, 30)),
+                                              centre=rng.uniform(-2, 2, 3)))
+              for _ in range(25)]
+    bodies += [ConvexPolyhedron(*pair[k]) for pair in resting_pairs(12, 5, rng) for k in (0, 1)]
+    batch = PolyhedronSet(bodies)
+    pairs = np.array([(i, j) for i in range(len(bodies)) for j in range(i + 1, len(bodies))])
+    counts, points, normals, depths = batch.contact_manifolds(pairs, 1e-6)
+    distance, pa, pb = batch.distances(pairs)
+    assert counts.min() == 0 and (counts > 0).sum() > 20
+    for p, (i, j) in enumerate(pairs):
+        one = bodies[i].contact_manifold(bodies[j], 1e-6)
+        if one is None:
+            assert counts[p] == 0
+        else:
+            assert counts[p] == len(one[0])
+            assert np.array_equal(points[p, :counts[p]], one[0])
+            assert np.array_equal(normals[p], one[1]) and depths[p] == one[2]
+        assert distance[p] == bodies[i].distance(bodies[j])[0]
+    with pytest.raises(ValueError, match='pairs'):
+        batch.distances([[0, len(bodies)]])
 
 
 def test_manifold_within_eps_only():

@@ -15,9 +15,11 @@ for open meshes, degenerate faces or non-convex input.
 * convex pairs (seed 004, 003): `separating_plane`, `contact_manifold`, `gjk_distance`,
   `gjk_distance_batch` (many pairs per call), `convex_polyhedra_intersect`;
   `ConvexPolyhedron` checks a mesh once for repeated plane and manifold queries (`moved`
-  places it without checking again).
+  places it without checking again); `PolyhedronSet` packs many for batch manifold and
+  distance queries over index pairs (one call, parallel over the pairs).
 """
 
+from .batch import PolyhedronSet
 from .bounding import (aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb,
                        obbs_overlap, sphere_contact, spheres_overlap)
 from .distance import line_line_closest, line_point_distance, point_distance, segment_distance
@@ -27,7 +29,7 @@ from .separating_plane import contact_manifold, ConvexPolyhedron, separating_pla
 from .triangles import facet_intersection, triangle_intersection
 
 __all__ = [
-    'ConvexPolyhedron', 'aabb', 'aabbs_overlap', 'bounding_sphere', 'capsule',
+    'ConvexPolyhedron', 'PolyhedronSet', 'aabb', 'aabbs_overlap', 'bounding_sphere', 'capsule',
     'capsules_overlap',
     'contact_manifold', 'convex_polyhedra_intersect', 'facet_intersection', 'gjk_distance',
     'gjk_distance_batch',

@@ -1,0 +1,118 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Many convex polyhedra packed once, queried by pairs in one call.
+
+`PolyhedronSet` concatenates the prepared arrays of its `ConvexPolyhedron` members (vertices,
+face planes, edges with vertex and face indices local to each body) with start offsets, so a
+kernel reaches body k as ``vertices[vstart[k]:vstart[k + 1]]`` and so on.  Its queries take a
+(P, 2) array of body index pairs and run a ``prange`` over the pairs: no Python per pair.
+"""
+
+import numba
+import numpy as np
+
+from .gjk import gjk_kernel
+from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
+from ..constants import FLOAT, INDEX, jit_parallel
+
+
+@jit_parallel
+def _manifolds_kernel(vertices, vstart, planes, fstart, edges, estart, tolerance, pairs, eps,
+                      counts, points, normals, depths):
+    for p in numba.prange(pairs.shape[0]):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        count, nx, ny, nz, depth = contact_manifold_kernel(
+            vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
+            edges[estart[i]:estart[i + 1]], vertices[vstart[j]:vstart[j + 1]],
+            planes[fstart[j]:fstart[j + 1]], edges[estart[j]:estart[j + 1]], eps,
+            max(tolerance[i], tolerance[j]), points[p])
+        counts[p] = count
+        normals[p, 0] = nx
+        normals[p, 1] = ny
+        normals[p, 2] = nz
+        depths[p] = depth
+
+
+@jit_parallel
+def _distances_kernel(vertices, vstart, pairs, distance, pa, pb):
+    for p in numba.prange(pairs.shape[0]):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        d, pa[p, 0], pa[p, 1], pa[p, 2], pb[p, 0], pb[p, 1], pb[p, 2], hit = gjk_kernel(
+            vertices[vstart[i]:vstart[i + 1]], vertices[vstart[j]:vstart[j + 1]])
+        distance[p] = 0.0 if hit else d
+
+
+class PolyhedronSet:
+    """Convex polyhedra packed for batch queries.
+
+    Parameters
+    ----------
+    polyhedra : sequence of ConvexPolyhedron
+
+    Queries take ``pairs``, a (P, 2) array_like of body indices into `polyhedra`.
+    """
+
+    def __init__(self, polyhedra):
+        bodies = list(polyhedra)
+        if not bodies or not all(isinstance(b, ConvexPolyhedron) for b in bodies):
+            raise ValueError('a PolyhedronSet holds one or more ConvexPolyhedron objects')
+
+        def pack(arrays):
+            start = np.zeros(len(arrays) + 1, INDEX)
+            np.cumsum([len(a) for a in arrays], out=start[1:])
+            return np.ascontiguousarray(np.concatenate(arrays)), start
+
+        self.vertices, self.vstart = pack([b.vertices for b in bodies])
+        self.planes, self.fstart = pack([b.planes for b in bodies])
+        self.edges, self.estart = pack([b.edge_data for b in bodies])
+        self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
+        self.most_vertices = max(len(b.vertices) for b in bodies)
+
+    def __len__(self):
+        return self.vstart.shape[0] - 1
+
+    def _pairs(self, pairs):
+        arr = np.ascontiguousarray(pairs, dtype=INDEX).reshape(-1, 2)
+        if arr.size and (arr.min() < 0 or arr.max() >= len(self)):
+            raise ValueError(f'pairs index bodies 0 to {len(self) - 1}')
+        return arr
+
+    def contact_manifolds(self, pairs, eps):
+        """`ConvexPolyhedron.contact_manifold` of every pair.
+
+        Returns
+        -------
+        counts : (P,) intp
+            Contact points of each pair, 0 when the pair is more than eps apart.
+        points : (P, M, 3) float64
+            ``points[p, :counts[p]]`` are pair p's points (M: twice the most vertices).
+        normals : (P, 3) float64
+            Unit normal from the first body of the pair to the second (where counts > 0).
+        depths : (P,) float64
+            Penetration depth, >= 0 (where counts > 0).
+        """
+        if not eps >= 0.0:
+            raise ValueError(f'eps must be >= 0, got {eps}')
+        arr = self._pairs(pairs)
+        n = arr.shape[0]
+        counts = np.zeros(n, INDEX)
+        points = np.empty((n, 2 * self.most_vertices, 3), FLOAT)
+        normals = np.zeros((n, 3), FLOAT)
+        depths = np.zeros(n, FLOAT)
+        _manifolds_kernel(self.vertices, self.vstart, self.planes, self.fstart, self.edges,
+                          self.estart, self.tolerance, arr, float(eps), counts, points,
+                          normals, depths)
+        return counts, points, normals, depths
+
+    def distances(self, pairs):
+        """`ConvexPolyhedron.distance` of every pair: distances (P,) (0 where they
+        intersect), closest points (P, 3) on the first and on the second body."""
+        arr = self._pairs(pairs)
+        n = arr.shape[0]
+        distance = np.empty(n, FLOAT)
+        pa = np.empty((n, 3), FLOAT)
+        pb = np.empty((n, 3), FLOAT)
+        _distances_kernel(self.vertices, self.vstart, arr, distance, pa, pb)
+        return distance, pa, pb
