@@ -9,13 +9,11 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
-    ConvexPolyhedron, PolyhedronSet, aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap,
-    contact_manifold,
-    convex_polyhedra_intersect, facet_intersection, gjk_distance, gjk_distance_batch,
-    line_line_closest,
-    line_point_distance, obb, obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron,
-    segment_distance, separating_plane, sphere_contact, spheres_overlap,
-    triangle_intersection)
+    ConvexPolyhedron, PolyhedronSet, aabb, aabbs_overlap, bounding_sphere, capsule,
+    capsules_overlap, contact_manifold, convex_polyhedra_intersect, facet_intersection,
+    gjk_distance, gjk_distance_batch, line_line_closest, line_point_distance, obb,
+    obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron, segment_distance,
+    separating_plane, sphere_contact, spheres_overlap, triangle_intersection)
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.geometry3d.bounding import Sphere
 
