@@ -385,7 +385,7 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               f'- node process start to active, cached kernels, three starts: '
               f'{", ".join(f"{t:.2f}" for t in start_times[0])} s by its log; first state '
               f'message at an observer: {", ".join(f"{t:.2f}" for t in start_times[1])} s '
-              '(the first includes DDS discovery of the new participant).',
+              '(DDS discovery of the new participant, up to 2.6 s more, can delay the first).',
               f'- peak resident memory: {memory[0]:.0f} MB for the warmed-up engine alone, '
               f'{memory[1]:.0f} MB with 100,000 bodies through detect and predict.', '',
               '## End to end over DDS (bulk PoseArray at 47 Hz, node timer at 50 Hz)', '',
