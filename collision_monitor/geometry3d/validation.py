@@ -8,7 +8,7 @@ counter-clockwise seen from outside (the right-hand rule gives the outward norma
 
 import numpy as np
 
-from ..constants import DBL_EPS, FLOAT, TOL_FACTOR
+from ..constants import DBL_EPS, FLOAT, jit, TOL_FACTOR
 
 
 def as_vector(x, name):
@@ -45,43 +45,64 @@ def mesh_tolerance(vertices):
     return TOL_FACTOR * DBL_EPS * (float(np.max(np.abs(vertices))) + extent)
 
 
-def _face_cross(vertices, faces):
-    """(b - a) x (c - a) of every face (a, b, c): outward, twice the area long (m, 3).
+@jit
+def _faces_kernel(v, f, planes, area2):
+    """One pass over a triangle mesh.  Per face (a, b, c): ``c = (b - a) x (c - a)``, outward
+    and twice the area long; area2[k] = |c|, planes[k] = (c / |c|, a . c / |c|) (zeros for
+    a zero-area face).  Returns ``(tolerance, extent, six times the signed volume)``, the
+    volume from ``a . c = a . (b x c)`` summed over the faces."""
+    lo0 = lo1 = lo2 = np.inf
+    hi0 = hi1 = hi2 = -np.inf
+    big = 0.0
+    for i in range(v.shape[0]):
+        lo0, hi0 = min(lo0, v[i, 0]), max(hi0, v[i, 0])
+        lo1, hi1 = min(lo1, v[i, 1]), max(hi1, v[i, 1])
+        lo2, hi2 = min(lo2, v[i, 2]), max(hi2, v[i, 2])
+        big = max(big, abs(v[i, 0]), abs(v[i, 1]), abs(v[i, 2]))
+    extent = max(hi0 - lo0, hi1 - lo1, hi2 - lo2)
+    volume6 = 0.0
+    for k in range(f.shape[0]):
+        a, b, c = f[k, 0], f[k, 1], f[k, 2]
+        ux, uy, uz = v[b, 0] - v[a, 0], v[b, 1] - v[a, 1], v[b, 2] - v[a, 2]
+        wx, wy, wz = v[c, 0] - v[a, 0], v[c, 1] - v[a, 1], v[c, 2] - v[a, 2]
+        nx = uy * wz - uz * wy
+        ny = uz * wx - ux * wz
+        nz = ux * wy - uy * wx
+        dot = v[a, 0] * nx + v[a, 1] * ny + v[a, 2] * nz
+        volume6 += dot
+        length = np.sqrt(nx * nx + ny * ny + nz * nz)
+        area2[k] = length
+        scale = 1.0 / length if length > 0.0 else 0.0
+        planes[k, 0] = nx * scale
+        planes[k, 1] = ny * scale
+        planes[k, 2] = nz * scale
+        planes[k, 3] = dot * scale
+    return TOL_FACTOR * DBL_EPS * (big + extent), extent, volume6
 
-    Written out by components: np.cross costs more than the arithmetic on small meshes.
-    """
-    a, b, c = (vertices[faces[:, k]] for k in range(3))
-    u = b - a
-    w = c - a
-    return a, np.column_stack([u[:, 1] * w[:, 2] - u[:, 2] * w[:, 1],
-                               u[:, 2] * w[:, 0] - u[:, 0] * w[:, 2],
-                               u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]])
+
+@jit
+def _convexity_excess(v, planes):
+    """Largest n.x - d over the vertices and face planes (<= 0 for a convex mesh)."""
+    worst = -np.inf
+    for k in range(planes.shape[0]):
+        for i in range(v.shape[0]):
+            worst = max(worst, planes[k, 0] * v[i, 0] + planes[k, 1] * v[i, 1]
+                        + planes[k, 2] * v[i, 2] - planes[k, 3])
+    return worst
 
 
-def face_planes(vertices, faces):
-    """Outward unit normals (m, 3) and offsets (m,) of the faces: n . x <= d inside."""
-    a, n = _face_cross(vertices, faces)
-    n = n / np.sqrt(np.einsum('ij,ij->i', n, n))[:, None]
-    return np.ascontiguousarray(n), np.ascontiguousarray(np.einsum('ij,ij->i', n, a))
-
-
-def closed_mesh(vertices, faces, name='mesh'):
-    """Check a closed, consistently oriented triangle mesh; return (vertices, faces).
-
-    Raises ValueError for wrong shapes, indices out of range, degenerate (zero-area) faces,
-    edges not shared by exactly two faces in opposite directions (an open or non-manifold
-    mesh, or inconsistent winding), or a negative enclosed volume (inward faces).
-    """
+def _checked_mesh(vertices, faces, name):
+    """`closed_mesh`'s checks; returns (vertices, faces, face planes (m, 4), tolerance)."""
     v = as_points3(vertices, f'{name} vertices')
     f = np.ascontiguousarray(faces, dtype=np.intp)
     if f.ndim != 2 or f.shape[1] != 3 or f.shape[0] < 4:
         raise ValueError(f'{name} faces must be (m, 3) triangles, m >= 4')
     if f.min() < 0 or f.max() >= v.shape[0]:
         raise ValueError(f'{name} faces index vertices out of range')
-    tol = mesh_tolerance(v)
-    corner, normal = _face_cross(v, f)
-    area2 = np.sqrt(np.einsum('ij,ij->i', normal, normal))
-    bad = np.nonzero(area2 <= tol * np.max(v.max(axis=0) - v.min(axis=0)))[0]
+    planes = np.empty((f.shape[0], 4))
+    area2 = np.empty(f.shape[0])
+    tol, extent, volume6 = _faces_kernel(v, f, planes, area2)
+    bad = np.nonzero(area2 <= tol * extent)[0]
     if bad.size:
         raise ValueError(f'{name} has degenerate faces {bad[:5].tolist()}')
     # directed edges as keys a * n + b: each must be unique and have its reverse present
@@ -97,19 +118,30 @@ def closed_mesh(vertices, faces, name='mesh'):
                 else directed[missing[0]].tolist())
         raise ValueError(f'{name} is not closed and consistently wound: edge ({a}, {b}) '
                          'needs exactly one twin in the opposite direction')
-    # a . ((b - a) x (c - a)) = a . (b x c): six times the signed volume of (0, a, b, c)
-    volume = np.einsum('ij,ij->i', corner, normal).sum() / 6.0
-    if volume <= 0.0:
+    if volume6 <= 0.0:
         raise ValueError(f'{name} faces point inwards (negative volume); reverse their order')
+    return v, f, planes, tol
+
+
+def closed_mesh(vertices, faces, name='mesh'):
+    """Check a closed, consistently oriented triangle mesh; return (vertices, faces).
+
+    Raises ValueError for wrong shapes, indices out of range, degenerate (zero-area) faces,
+    edges not shared by exactly two faces in opposite directions (an open or non-manifold
+    mesh, or inconsistent winding), or a negative enclosed volume (inward faces).
+    """
+    v, f, _, _ = _checked_mesh(vertices, faces, name)
     return v, f
 
 
 def convex_mesh(vertices, faces, name='polyhedron'):
-    """Check a closed mesh that is also convex: every vertex behind every face plane."""
-    v, f = closed_mesh(vertices, faces, name)
-    n, d = face_planes(v, f)
-    excess = v @ n.T - d[None, :]
-    if excess.max() > 1e3 * mesh_tolerance(v):
-        raise ValueError(f'{name} is not convex (a vertex lies {excess.max():.3g} m in front '
+    """Check a closed mesh that is also convex: every vertex behind every face plane.
+
+    Returns (vertices, faces, outward unit normals (m, 3), offsets (m,)).
+    """
+    v, f, planes, tol = _checked_mesh(vertices, faces, name)
+    excess = _convexity_excess(v, planes)
+    if excess > 1e3 * tol:
+        raise ValueError(f'{name} is not convex (a vertex lies {excess:.3g} m in front '
                          'of a face plane)')
-    return v, f, n, d
+    return v, f, np.ascontiguousarray(planes[:, :3]), np.ascontiguousarray(planes[:, 3])
