@@ -47,39 +47,49 @@ def _cross3(o, a, b):
 @jit
 def hull2(pts, count, out):
     """Convex hull (monotone chain, CCW, collinear and repeated points dropped) of the first
-    `count` rows of pts (k, 2); written to out (>= count + 1 rows), returns its size."""
+    `count` rows of pts (k, 2); written to out (>= count + 1 rows), returns its size.
+
+    The points are sorted by (x, y) with an insertion sort: contact sets hold a few dozen
+    points, where it beats argsort and its allocations."""
     if count == 0:
         return 0
-    order = np.argsort(pts[:count, 1], kind='mergesort')
-    order = order[np.argsort(pts[order, 0], kind='mergesort')]
     scale = 0.0
     for k in range(count):
         scale = max(scale, abs(pts[k, 0]), abs(pts[k, 1]))
     same = SAME_POINT * (1.0 + scale)
-    # unique points, sorted by x then y
-    uniq = np.empty((count, 2))
+    srt = np.empty((count, 2))
+    for k in range(count):
+        x, y = pts[k, 0], pts[k, 1]
+        m = k
+        while m > 0 and (srt[m - 1, 0] > x or (srt[m - 1, 0] == x and srt[m - 1, 1] > y)):
+            srt[m, 0] = srt[m - 1, 0]
+            srt[m, 1] = srt[m - 1, 1]
+            m -= 1
+        srt[m, 0] = x
+        srt[m, 1] = y
+    # unique points, in place
     nu = 0
     for k in range(count):
-        p = pts[order[k]]
-        if nu and abs(p[0] - uniq[nu - 1, 0]) <= same and abs(p[1] - uniq[nu - 1, 1]) <= same:
+        if nu and abs(srt[k, 0] - srt[nu - 1, 0]) <= same and abs(
+                srt[k, 1] - srt[nu - 1, 1]) <= same:
             continue
-        uniq[nu, 0] = p[0]
-        uniq[nu, 1] = p[1]
+        srt[nu, 0] = srt[k, 0]
+        srt[nu, 1] = srt[k, 1]
         nu += 1
     if nu <= 2:
-        out[:nu] = uniq[:nu]
+        out[:nu] = srt[:nu]
         return nu
     h = 0
     for k in range(nu):  # lower chain
-        while h >= 2 and _cross3(out[h - 2], out[h - 1], uniq[k]) <= 0.0:
+        while h >= 2 and _cross3(out[h - 2], out[h - 1], srt[k]) <= 0.0:
             h -= 1
-        out[h] = uniq[k]
+        out[h] = srt[k]
         h += 1
     low = h + 1
     for k in range(nu - 2, -1, -1):  # upper chain
-        while h >= low and _cross3(out[h - 2], out[h - 1], uniq[k]) <= 0.0:
+        while h >= low and _cross3(out[h - 2], out[h - 1], srt[k]) <= 0.0:
             h -= 1
-        out[h] = uniq[k]
+        out[h] = srt[k]
         h += 1
     return h - 1  # the last point repeats the first
 

@@ -81,46 +81,59 @@ def _segment_meets_box(v, p, q, box):
 
 
 @jit
-def _arc_bound(pa, f0, f1, wx, wy, wz):
-    """max of n.w over the unit vectors n on the short great-circle arc between the normals
-    of faces f0 and f1: |w's part in the arc's plane| when that direction lies on the arc,
-    else the larger end value."""
-    ax, ay, az = pa[f0, 0], pa[f0, 1], pa[f0, 2]
-    bx, by, bz = pa[f1, 0], pa[f1, 1], pa[f1, 2]
-    ends = max(ax * wx + ay * wy + az * wz, bx * wx + by * wy + bz * wz)
+def _arc_below(planes, f0, f1, wx, wy, wz, limit):
+    """Is n.w < limit for every unit n on the short great-circle arc between the normals of
+    faces f0 and f1?  The largest n.w there is at an end, or |w's part in the arc's plane|
+    when that direction lies on the arc (computed only when both ends are below)."""
+    ax, ay, az = planes[f0, 0], planes[f0, 1], planes[f0, 2]
+    bx, by, bz = planes[f1, 0], planes[f1, 1], planes[f1, 2]
+    if ax * wx + ay * wy + az * wz >= limit or bx * wx + by * wy + bz * wz >= limit:
+        return False
     qx = ay * bz - az * by
     qy = az * bx - ax * bz
     qz = ax * by - ay * bx
     qq = qx * qx + qy * qy + qz * qz
     if qq <= 1e-24:
-        return ends  # a flat edge: the arc is a point
+        return True  # a flat edge: the arc is a point
     k = (wx * qx + wy * qy + wz * qz) / qq
     ux, uy, uz = wx - k * qx, wy - k * qy, wz - k * qz
     # u lies on the arc when (a x u).q >= 0 and (u x b).q >= 0
     s0 = (ay * uz - az * uy) * qx + (az * ux - ax * uz) * qy + (ax * uy - ay * ux) * qz
     s1 = (uy * bz - uz * by) * qx + (uz * bx - ux * bz) * qy + (ux * by - uy * bx) * qz
-    if s0 >= 0.0 and s1 >= 0.0:
-        return np.sqrt(ux * ux + uy * uy + uz * uz)
-    return ends
+    if not (s0 >= 0.0 and s1 >= 0.0):
+        return True  # the largest value is at an end: both are below
+    return limit > 0.0 and ux * ux + uy * uy + uz * uz < limit * limit
 
 
 @jit
-def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, tol, side, keep_b):
+def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, keep_b):
     """The edge-edge axes of `separating_plane_kernel` for the edges whose boxes come within
     `reach` of the other body's box; `state` ``(gap, a_max, nx, ny, nz, kind)`` is the best so
-    far and is returned updated.  `side` (faces of b) and `keep_b` (edges of b) are scratch.
+    far and is returned updated.  `keep_b` (edges of b) is scratch.
 
     An edge i of a is skipped when no axis on its arc can beat the best gap: on its arc
     every gap is at most ``n.(v - a_i)`` for any vertex v of b (b's lowest point along n is
-    no higher than v), bounded over the arc by `_arc_bound`, with v the vertices of b found
-    lowest along the two faces' normals (`lowest_b`, from the face pass).
+    no higher than v), bounded over the arc by `_arc_below`, with v the vertices of b found
+    lowest along the two faces' normals (`lowest_b`, from the face pass).  Edges j of b
+    likewise: on b's (negated) arc every gap is at most ``n.(b_j - v)`` for any vertex v of
+    a (`lowest_a`: a's vertices found along b's face normals).
     """
     best, bmax, bx, by, bz, kind = state
     nkeep = 0
     box_a = _box(va, reach)
     box_b = _box(vb, reach)
     for j in range(eb.shape[0]):
-        if _segment_meets_box(vb, eb[j, 0], eb[j, 1], box_a):
+        if not _segment_meets_box(vb, eb[j, 0], eb[j, 1], box_a):
+            continue
+        g0 = eb[j, 2]
+        g1 = eb[j, 3]
+        ruled_out = False
+        for v in (lowest_a[g0], lowest_a[g1]):
+            # on the arc of -n_g0 to -n_g1, n.w is m.(-w) for m on n_g0..n_g1
+            ruled_out = ruled_out or _arc_below(pb, g0, g1, va[v, 0] - vb[eb[j, 0], 0],
+                                                va[v, 1] - vb[eb[j, 0], 1],
+                                                va[v, 2] - vb[eb[j, 0], 2], best - tol)
+        if not ruled_out:
             keep_b[nkeep] = j
             nkeep += 1
     for i in range(ea.shape[0]):
@@ -128,19 +141,17 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, tol, side, keep_b
             continue
         f0 = ea[i, 2]
         f1 = ea[i, 3]
-        bound = np.inf
+        ruled_out = False
         for v in (lowest_b[f0], lowest_b[f1]):
-            bound = min(bound, _arc_bound(pa, f0, f1, vb[v, 0] - va[ea[i, 0], 0],
-                                          vb[v, 1] - va[ea[i, 0], 1],
-                                          vb[v, 2] - va[ea[i, 0], 2]))
-        if bound + tol < best:
+            ruled_out = ruled_out or _arc_below(pa, f0, f1, vb[v, 0] - va[ea[i, 0], 0],
+                                                vb[v, 1] - va[ea[i, 0], 1],
+                                                vb[v, 2] - va[ea[i, 0], 2], best - tol)
+        if ruled_out:
             continue
         # b x a for the arc a = normal f0 -> b = normal f1
         px = pa[f1, 1] * pa[f0, 2] - pa[f1, 2] * pa[f0, 1]
         py = pa[f1, 2] * pa[f0, 0] - pa[f1, 0] * pa[f0, 2]
         pz = pa[f1, 0] * pa[f0, 1] - pa[f1, 1] * pa[f0, 0]
-        for g in range(pb.shape[0]):
-            side[g] = -(pb[g, 0] * px + pb[g, 1] * py + pb[g, 2] * pz)
         ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
         uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
         uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
@@ -148,8 +159,9 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, tol, side, keep_b
             j = keep_b[k]
             g0 = eb[j, 2]
             g1 = eb[j, 3]
-            cba = side[g0]
-            if not cba * side[g1] < 0.0:
+            cba = -(pb[g0, 0] * px + pb[g0, 1] * py + pb[g0, 2] * pz)
+            dba = -(pb[g1, 0] * px + pb[g1, 1] * py + pb[g1, 2] * pz)
+            if not cba * dba < 0.0:
                 continue
             # d x c for c = -pb[g0], d = -pb[g1]: equal to pb[g1] x pb[g0]
             qx = pb[g1, 1] * pb[g0, 2] - pb[g1, 2] * pb[g0, 1]
@@ -200,9 +212,9 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol, stop_above):
     "The Separating Axis Test between Convex Polyhedra", GDC 2013): only when the Gauss-map
     arcs a-b (the normals of the faces at an edge of A) and c-d (those at an edge of B,
     negated) cross, ``c.(b x a)`` and ``d.(b x a)`` of opposite signs, ``a.(d x c)`` and
-    ``b.(d x c)`` too, and ``c.(b x a)``, ``b.(d x c)`` of one sign.  The first test is
-    hoisted: per edge of A the side of every face normal of B is computed once, so most edge
-    pairs cost two loads and a compare.  The sign of the result (separated or not) and, for
+    ``b.(d x c)`` too, and ``c.(b x a)``, ``b.(d x c)`` of one sign.  Before any pair is
+    tested, edges of either body whose arc cannot beat the face axes' best gap are dropped
+    (`_edge_axes`).  The sign of the result (separated or not) and, for
     intersecting bodies, its value (minus the penetration depth) are those of the full
     candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
 
@@ -232,19 +244,20 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol, stop_above):
             if best > stop_above:
                 return best, bmax, bx, by, bz, kind
     at = 0
+    lowest_a = np.empty(pb.shape[0], np.intp)
     for f in range(pb.shape[0]):
         low, at = _lowest(va, pb[f, 0], pb[f, 1], pb[f, 2], at, best + pb[f, 3])
+        lowest_a[f] = at
         amax = -low
         g = low - pb[f, 3]
         if g > best:
             best, bmax, bx, by, bz, kind = g, amax, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1
             if best > stop_above:
                 return best, bmax, bx, by, bz, kind
-    side = np.empty(pb.shape[0])
     keep_b = np.empty(eb.shape[0], np.intp)
     reach = -best + tol if best <= 0.0 else np.inf
     return _edge_axes(va, pa, ea, vb, pb, eb, reach, (best, bmax, bx, by, bz, kind), lowest_b,
-                      tol, side, keep_b)
+                      lowest_a, tol, keep_b)
 
 
 
