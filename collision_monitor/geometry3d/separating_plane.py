@@ -106,6 +106,24 @@ def _arc_below(planes, f0, f1, wx, wy, wz, limit):
 
 
 @jit
+def _edge_may_win(own, planes, edges, e, other, lowest, box, limit):
+    """Can an axis on the arc of edge e (of the body `own`) give a gap above `limit`?  Not
+    when the edge's box misses `box` (the other body's, grown by the depth), nor when
+    ``n.(v - own_e) < limit`` all along the arc for one of the other body's vertices v
+    found lowest along the edge's two face normals (`lowest`)."""
+    if not _segment_meets_box(own, edges[e, 0], edges[e, 1], box):
+        return False
+    f0 = edges[e, 2]
+    f1 = edges[e, 3]
+    p = edges[e, 0]
+    for v in (lowest[f0], lowest[f1]):
+        if _arc_below(planes, f0, f1, other[v, 0] - own[p, 0], other[v, 1] - own[p, 1],
+                      other[v, 2] - own[p, 2], limit):
+            return False
+    return True
+
+
+@jit
 def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, keep_b):
     """The edge-edge axes of `separating_plane_kernel` for the edges whose boxes come within
     `reach` of the other body's box; `state` ``(gap, a_max, nx, ny, nz, kind)`` is the best so
@@ -123,31 +141,14 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, ke
     box_a = _box(va, reach)
     box_b = _box(vb, reach)
     for j in range(eb.shape[0]):
-        if not _segment_meets_box(vb, eb[j, 0], eb[j, 1], box_a):
-            continue
-        g0 = eb[j, 2]
-        g1 = eb[j, 3]
-        ruled_out = False
-        for v in (lowest_a[g0], lowest_a[g1]):
-            # on the arc of -n_g0 to -n_g1, n.w is m.(-w) for m on n_g0..n_g1
-            ruled_out = ruled_out or _arc_below(pb, g0, g1, va[v, 0] - vb[eb[j, 0], 0],
-                                                va[v, 1] - vb[eb[j, 0], 1],
-                                                va[v, 2] - vb[eb[j, 0], 2], best - tol)
-        if not ruled_out:
+        if _edge_may_win(vb, pb, eb, j, va, lowest_a, box_a, best - tol):
             keep_b[nkeep] = j
             nkeep += 1
     for i in range(ea.shape[0]):
-        if not _segment_meets_box(va, ea[i, 0], ea[i, 1], box_b):
+        if not _edge_may_win(va, pa, ea, i, vb, lowest_b, box_b, best - tol):
             continue
         f0 = ea[i, 2]
         f1 = ea[i, 3]
-        ruled_out = False
-        for v in (lowest_b[f0], lowest_b[f1]):
-            ruled_out = ruled_out or _arc_below(pa, f0, f1, vb[v, 0] - va[ea[i, 0], 0],
-                                                vb[v, 1] - va[ea[i, 0], 1],
-                                                vb[v, 2] - va[ea[i, 0], 2], best - tol)
-        if ruled_out:
-            continue
         # b x a for the arc a = normal f0 -> b = normal f1
         px = pa[f1, 1] * pa[f0, 2] - pa[f1, 2] * pa[f0, 1]
         py = pa[f1, 2] * pa[f0, 0] - pa[f1, 0] * pa[f0, 2]
