@@ -134,17 +134,32 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, ke
     no higher than v), bounded over the arc by `_arc_below`, with v the vertices of b found
     lowest along the two faces' normals (`lowest_b`, from the face pass).  Edges j of b
     likewise: on b's (negated) arc every gap is at most ``n.(b_j - v)`` for any vertex v of
-    a (`lowest_a`: a's vertices found along b's face normals).
+    a (`lowest_a`: a's vertices found along b's face normals).  Overlapping bodies (gap
+    -D <= 0 on the best face axis m): the winning edges pass within D of the other body, so
+    an edge of a wholly below b's lowest point along m minus D, or one of b wholly above a's
+    highest plus D, is dropped first.
     """
     best, bmax, bx, by, bz, kind = state
     nkeep = 0
     box_a = _box(va, reach)
     box_b = _box(vb, reach)
+    # the slab of the best face axis m: a point of a within D of b is no lower than b's
+    # lowest along m minus D, one of b within D of a no higher than a's highest plus D
+    a_floor = bmax + 2.0 * best - tol if best <= 0.0 else -np.inf
+    b_ceiling = bmax - best + tol if best <= 0.0 else np.inf
     for j in range(eb.shape[0]):
+        p, q = eb[j, 0], eb[j, 1]
+        if min(vb[p, 0] * bx + vb[p, 1] * by + vb[p, 2] * bz,
+               vb[q, 0] * bx + vb[q, 1] * by + vb[q, 2] * bz) > b_ceiling:
+            continue
         if _edge_may_win(vb, pb, eb, j, va, lowest_a, box_a, best - tol):
             keep_b[nkeep] = j
             nkeep += 1
     for i in range(ea.shape[0]):
+        p, q = ea[i, 0], ea[i, 1]
+        if max(va[p, 0] * bx + va[p, 1] * by + va[p, 2] * bz,
+               va[q, 0] * bx + va[q, 1] * by + va[q, 2] * bz) < a_floor:
+            continue
         if not _edge_may_win(va, pa, ea, i, vb, lowest_b, box_b, best - tol):
             continue
         f0 = ea[i, 2]
