@@ -14,6 +14,7 @@ import time
 import numpy as np
 import shapely
 
+from benchmarks.peers import fcl_prism
 from benchmarks.scenes import make_scene
 
 HORIZON = 2.0
@@ -38,18 +39,6 @@ def _truth(a, b, va, vb, horizon, steps=400, tol=1e-9):
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if touch(mid) else (mid, hi)
     return hi
-
-
-def _fcl_objects(fcl, verts):
-    k = len(verts)
-    prism = np.vstack([np.column_stack([verts, np.zeros(k)]),
-                       np.column_stack([verts, np.ones(k)])])
-    faces = [k, *range(k - 1, -1, -1), k, *range(k, 2 * k)]
-    for e in range(k):
-        f = (e + 1) % k
-        faces += [4, e, f, k + f, k + e]
-    geom = fcl.Convex(prism, k + 2, np.array(faces, dtype=np.int32))
-    return geom, fcl.CollisionObject(geom, fcl.Transform())
 
 
 def run(n=1000, repeats=7):
@@ -81,7 +70,7 @@ def run(n=1000, repeats=7):
     cand = [(i, j) for i in range(n) for j in np.nonzero(
         np.all(lo[i + 1:] <= hi[i], axis=1) & np.all(lo[i] <= hi[i + 1:], axis=1))[0] + i + 1]
 
-    objs = [_fcl_objects(fcl, v) for v in verts]
+    objs = [fcl.CollisionObject(fcl_prism(fcl, v), fcl.Transform()) for v in verts]
     goals = [fcl.Transform(np.array([*(scene.twists[k, :2] * HORIZON), 0.0]))
              for k in range(n)]
     request = fcl.ContinuousCollisionRequest()
@@ -94,7 +83,7 @@ def run(n=1000, repeats=7):
         t0 = time.perf_counter()
         for i, j in cand:
             result = fcl.ContinuousCollisionResult()
-            fcl.continuousCollide(objs[i][1], goals[i], objs[j][1], goals[j], request, result)
+            fcl.continuousCollide(objs[i], goals[i], objs[j], goals[j], request, result)
             if result.is_collide:
                 fcl_time[(i, j)] = result.time_of_contact * HORIZON
         ts.append(time.perf_counter() - t0)

@@ -131,6 +131,18 @@ class Box2D_:
         return set(result)
 
 
+def fcl_prism(fcl, footprint):
+    """An fcl.Convex: the footprint (k, 2) extruded from z = 0 to 1 (bottom, top, k sides)."""
+    k = len(footprint)
+    verts = np.vstack([np.column_stack([footprint, np.zeros(k)]),
+                       np.column_stack([footprint, np.ones(k)])])
+    faces = [k, *range(k - 1, -1, -1), k, *range(k, 2 * k)]
+    for e in range(k):
+        f = (e + 1) % k
+        faces += [4, e, f, k + f, k + e]
+    return fcl.Convex(verts, k + 2, np.array(faces, dtype=np.int32))
+
+
 class FCL:
     """python-fcl: extruded prisms in a DynamicAABBTreeCollisionManager; collide all."""
 
@@ -143,14 +155,7 @@ class FCL:
         self.objects = []
         self.geoms = []
         for fp in scene.footprints:
-            k = len(fp)
-            verts = np.vstack([np.column_stack([fp, np.zeros(k)]),
-                               np.column_stack([fp, np.ones(k)])])
-            faces = [k, *range(k - 1, -1, -1), k, *range(k, 2 * k)]
-            for e in range(k):
-                f = (e + 1) % k
-                faces += [4, e, f, k + f, k + e]
-            geom = fcl.Convex(verts, k + 2, np.array(faces, dtype=np.int32))
+            geom = fcl_prism(fcl, fp)
             self.geoms.append(geom)
             self.objects.append(fcl.CollisionObject(geom, fcl.Transform()))
         # contacts name their geometries: map them back to body indices (python-fcl's way)

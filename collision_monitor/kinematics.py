@@ -65,8 +65,9 @@ def _path_extent(p, v, a, horizon):
 
 
 @jit
-def reach(b, twists, accels, radius, t, constant_velocity):
-    """Radius about body b's origin holding each vertex's model path up to time t.
+def reach(b, twists, accels, radius, constant_velocity):
+    """Coefficients (r0, r1, r2) of the radius ``r0 + r1 t + r2 t^2`` about body b's origin
+    that holds each vertex's model path up to time t.
 
     A vertex at r = R s (|r| <= rho, the bounding radius) follows
     ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path, so it
@@ -74,10 +75,8 @@ def reach(b, twists, accels, radius, t, constant_velocity):
     constant velocity).
     """
     w = abs(twists[b, 2])
-    growth = w * t
-    if not constant_velocity:
-        growth += 0.5 * (abs(accels[b, 2]) + w * w) * t * t
-    return radius[b] * (1.0 + growth)
+    r2 = 0.0 if constant_velocity else 0.5 * radius[b] * (abs(accels[b, 2]) + w * w)
+    return radius[b], radius[b] * w, r2
 
 
 @jit_parallel
@@ -93,7 +92,8 @@ def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizo
             continue
         ax = 0.0 if constant_velocity else accels[b, 0]
         ay = 0.0 if constant_velocity else accels[b, 1]
-        r = reach(b, twists, accels, radius, horizon, constant_velocity)
+        r0, r1, r2 = reach(b, twists, accels, radius, constant_velocity)
+        r = r0 + (r1 + r2 * horizon) * horizon
         lo, hi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
         swept[b, 0] = lo - r
         swept[b, 2] = hi + r

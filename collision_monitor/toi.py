@@ -47,7 +47,7 @@ from .constants import jit, jit_parallel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, length_tolerance, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
-from .kinematics import body_kinematics
+from .kinematics import body_kinematics, reach
 from .polyroots import clip_step, poly4_roots
 
 PREDICTORS = ('constant_acceleration', 'constant_velocity')
@@ -373,20 +373,18 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_velocity, tol):
     """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
-    Each body's vertices stay within its `kinematics.reach` R_b(t) = rho (1 + |w| t +
-    (|alpha| + w^2) t^2 / 2) of its origin's path; the pair can only touch once the origins'
+    Each body's vertices stay within its `kinematics.reach` R_b(t), a polynomial with
+    non-negative coefficients, of its origin's path; the pair can only touch once the origins'
     relative path ``d(t) = dp + dv t + da t^2 / 2`` comes within R(t) = R_i(t) + R_j(t): the
     first t in [0, H] where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0, 0 when it is now, inf
     when never.
     """
-    r0 = tol + radius[i] + radius[j]
-    r1 = radius[i] * abs(twists[i, 2]) + radius[j] * abs(twists[j, 2])
-    r2 = 0.0
+    a0, a1, a2 = reach(i, twists, accels, radius, constant_velocity)
+    b0, b1, b2 = reach(j, twists, accels, radius, constant_velocity)
+    r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
     d2x = 0.0
     d2y = 0.0
     if not constant_velocity:
-        for b in (i, j):
-            r2 += 0.5 * radius[b] * (abs(accels[b, 2]) + twists[b, 2] * twists[b, 2])
         d2x = 0.5 * (accels[j, 0] - accels[i, 0])
         d2y = 0.5 * (accels[j, 1] - accels[i, 1])
     c = _inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],

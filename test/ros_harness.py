@@ -91,3 +91,15 @@ class Harness:
         self.exit_code = stop_node(self.proc)
         self.node.destroy_node()
         rclpy.shutdown(context=self.context)
+
+
+def active_harness(params, tmp_path):
+    """Fixture body: a Harness whose node has reported active (its latched state came), closed
+    after the tests, which then check the node exited cleanly."""
+    from diagnostic_msgs.msg import DiagnosticArray
+    h = Harness(params, tmp_path)
+    state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
+    assert h.spin_until(lambda: state, 60.0), f'node not active:\n{h.log()}'
+    yield h
+    h.close()
+    assert h.exit_code == 0, h.log()

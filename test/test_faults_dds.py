@@ -11,7 +11,7 @@ import pytest
 from rosgraph_msgs.msg import Clock
 
 from collision_monitor.launcher import start_node, stop_node
-from ros_harness import Harness, LATCHED, pose_stamped, SENSOR, SQUARE
+from ros_harness import active_harness, Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros
 
@@ -32,12 +32,7 @@ def names(records):
 
 @pytest.fixture
 def harness(tmp_path):
-    h = Harness(PARAMS, tmp_path)
-    state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
-    assert h.spin_until(lambda: state, 60.0), h.log()
-    yield h
-    h.close()
-    assert h.exit_code == 0, h.log()
+    yield from active_harness(PARAMS, tmp_path)
 
 
 def test_publisher_dies_and_comes_back(harness):

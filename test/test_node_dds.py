@@ -16,7 +16,7 @@ from rcl_interfaces.srv import SetParameters
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
-from ros_harness import Harness, LATCHED, pose_stamped, SENSOR, SQUARE
+from ros_harness import active_harness, Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros
 
@@ -85,12 +85,7 @@ def values(status):
 
 @pytest.fixture(scope='module')
 def harness(tmp_path_factory):
-    h = Harness(PARAMS, tmp_path_factory.mktemp('node'))
-    state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
-    assert h.spin_until(lambda: state, 60.0), f'node not active:\n{h.log()}'
-    yield h
-    h.close()
-    assert h.exit_code == 0, h.log()
+    yield from active_harness(PARAMS, tmp_path_factory.mktemp('node'))
 
 
 def test_warns_before_the_contact_then_reports_it(harness):
