@@ -84,6 +84,20 @@ class _PairState:
     since: float = 0.0
 
 
+def warmup():
+    """Compile every kernel of a monitor tick (cached on disk after one run): the engine's
+    (`CollisionWorld.warmup`) and the motion estimate's."""
+    CollisionWorld().warmup()
+    hist = PoseHistory(2)
+    for t in (0.0, 0.1, 0.2):
+        push_pose(hist.hist, hist.count, hist.head, 0, t, t, 0.0, 0.0)
+    push_poses(hist.hist, hist.count, hist.head, np.array([1], np.intp), np.array([0.0]),
+               np.zeros((1, 3)), np.zeros(1, np.bool_))
+    z = np.zeros((2, 3))
+    estimate_motion(hist.hist, hist.count, hist.head, 0.25, 0.5, 1.0, hist.measured,
+                    hist.measured_twist, np.zeros(2, np.bool_), z, z.copy(), z.copy())
+
+
 class Monitor:
     """Bodies, their inputs and the per-tick decisions of the collision monitor."""
 
@@ -130,18 +144,6 @@ class Monitor:
             i, j = sorted(self.index[n] for n in pair)
             out.add((i, j))
         return out
-
-    def warmup(self):
-        """Compile every kernel of a tick before the first message (cached after one run)."""
-        self.world.warmup()
-        hist = PoseHistory(2)
-        for t in (0.0, 0.1, 0.2):
-            push_pose(hist.hist, hist.count, hist.head, 0, t, t, 0.0, 0.0)
-        push_poses(hist.hist, hist.count, hist.head, np.array([1], np.intp), np.array([0.0]),
-                   np.zeros((1, 3)), np.zeros(1, np.bool_))
-        z = np.zeros((2, 3))
-        estimate_motion(hist.hist, hist.count, hist.head, 0.25, 0.5, 1.0, hist.measured,
-                        hist.measured_twist, np.zeros(2, np.bool_), z, z.copy(), z.copy())
 
     # inputs --------------------------------------------------------------------------------
     def refuse(self, who, reason):

@@ -37,7 +37,7 @@ from .config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
 from .messages import (contacts_array, health_status, markers_array, polygon_points,
                        pose_array_from_cdr, pose_fields, stamp_seconds, state_array,
                        warnings_array)
-from .monitor import BAD_BULK, BAD_FOOTPRINT, Monitor
+from .monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.
@@ -109,7 +109,7 @@ class CollisionMonitorNode(LifecycleNode):
             return TransitionCallbackReturn.FAILURE
         started = time.perf_counter()
         self.monitor = Monitor(config)
-        self.monitor.warmup()
+        warmup()
         self.get_logger().info(
             f'{len(config.bodies)} bodies, kernels ready in '
             f'{time.perf_counter() - started:.2f} s')

@@ -48,6 +48,7 @@ from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, length_tolerance, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
+from .narrowphase import pair_tolerance
 from .polyroots import clip_step, poly4_roots
 
 PREDICTORS = ('constant_acceleration', 'constant_velocity')
@@ -420,11 +421,7 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
             j = pairs[p, 1]
             na = vstart[i + 1] - vstart[i]
             nb = vstart[j + 1] - vstart[j]
-            big = 0.0
-            for r in range(4):
-                big = max(big, abs(aabb[i, r]), abs(aabb[j, r]))
-            tol = length_tolerance(big + max(aabb[i, 2] - aabb[i, 0], aabb[i, 3] - aabb[i, 1],
-                                             aabb[j, 2] - aabb[j, 0], aabb[j, 3] - aabb[j, 1]))
+            tol = pair_tolerance(aabb, i, j)
             start = circles_meet_time(i, j, poses, twists, accels, radius, horizon,
                                       constant_velocity, tol)
             t, side, vertex, edge = np.inf, -1, -1, -1

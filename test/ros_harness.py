@@ -37,10 +37,24 @@ def fresh_domain():
     return 10 + (os.getpid() * 7 + next(_domains)) % 90
 
 
+_WARM = []
+
+
+def warm_kernel_cache():
+    """Compile the node's kernels into the run's numba cache in this process, once: node
+    processes the tests start then load them instead of each compiling from an empty cache
+    (a minute on a loaded two-core machine, past the tests' start-up wait)."""
+    if not _WARM:
+        from collision_monitor.monitor import warmup
+        warmup()
+        _WARM.append(True)
+
+
 class Harness:
     """The node under test (a child process) plus a test node talking to it over DDS."""
 
     def __init__(self, yaml_text, tmp_path, parameters=()):
+        warm_kernel_cache()
         self.domain = fresh_domain()
         params = tmp_path / 'params.yaml'
         params.write_text(yaml_text)
@@ -99,7 +113,9 @@ def active_harness(params, tmp_path):
     from diagnostic_msgs.msg import DiagnosticArray
     h = Harness(params, tmp_path)
     state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
-    assert h.spin_until(lambda: state, 60.0), f'node not active:\n{h.log()}'
+    if not h.spin_until(lambda: state, 60.0):
+        h.close()
+        raise AssertionError(f'node not active:\n{h.log()}')
     yield h
     h.close()
     assert h.exit_code == 0, h.log()
