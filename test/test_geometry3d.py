@@ -16,6 +16,9 @@ from collision_monitor.geometry3d import (
     separating_plane, sphere_contact, spheres_overlap, triangle_intersection)
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.geometry3d.bounding import Sphere
+from collision_monitor.geometry3d.manifold import clip_convex, hull2
+from collision_monitor.geometry3d.separating_plane import _edges_that_may_win
+from shapes import to_shapely
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -437,6 +440,148 @@ def brute_baraff(va, fa, vb, fb):
     axes += [cross, -cross]
     n = np.vstack(axes)
     return float(np.max((vb @ n.T).min(axis=0) - (va @ n.T).max(axis=0)))
+
+
+@pytest.mark.parametrize('seed', range(12))
+def test_pruned_separating_plane_on_deep_overlaps_of_many_vertices(seed):
+    """The benchmark's hard case: 64-vertex bodies deep in each other, where every edge
+    pruning rule is in play."""
+    rng = np.random.default_rng(300 + seed)
+    va, fa = random_convex(rng, 64)
+    offset = rng.normal(size=3)
+    offset *= rng.uniform(0.0, 0.8) / np.linalg.norm(offset)
+    vb, fb = random_convex(rng, 64, centre=offset)
+    got = ConvexPolyhedron(va, fa).separating_plane(ConvexPolyhedron(vb, fb))
+    full = brute_baraff(va, fa, vb, fb)
+    assert full < -0.05  # deep
+    assert got.distance == pytest.approx(full, abs=1e-12)
+    # the plane's normal gives the gap it claims
+    assert (vb @ got.normal).min() - (va @ got.normal).max() == pytest.approx(got.distance,
+                                                                          abs=1e-12)
+
+
+def test_pruned_separating_plane_where_edge_pairs_win():
+    """Flattened and stretched bodies of few vertices, overlapping: most best axes are
+    edge-edge cross products, which the pruned search must still find (brute force as the
+    reference)."""
+    rng = np.random.default_rng(41)
+    kinds = []
+    for _ in range(60):
+        n = int(rng.integers(5, 12))
+        va, fa = hull_mesh(random_convex(rng, n)[0] * rng.uniform(0.2, 2.0, 3))
+        vb, fb = hull_mesh(random_convex(rng, n)[0] * rng.uniform(0.2, 2.0, 3)
+                           + rng.normal(size=3) * 0.6)
+        got = separating_plane(va, fa, vb, fb)
+        full = brute_baraff(va, fa, vb, fb)
+        assert (got.distance > 0) == (full > 0)
+        if full <= 0:
+            assert got.distance == pytest.approx(full, abs=1e-12)
+            kinds.append(got.kind)
+    assert kinds.count('edge_edge') > 10
+
+
+def test_edge_arcs_point_into_the_arc_and_turn_with_the_body():
+    rng = np.random.default_rng(5)
+    body = ConvexPolyhedron(*random_convex(rng, 20))
+    a = body.normals[body.edge_data[:, 2]]
+    b = body.normals[body.edge_data[:, 3]]
+    q, t0, t1 = body.arcs[:, :3], body.arcs[:, 3:6], body.arcs[:, 6:]
+    mid = a + b  # the arc's midpoint direction (adjacent faces are less than pi apart)
+    assert np.allclose(np.einsum('ij,ij->i', q, mid), 0.0)
+    assert (np.einsum('ij,ij->i', t0, mid) > 0).all()
+    assert (np.einsum('ij,ij->i', t1, mid) > 0).all()
+    rot, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    rot *= np.linalg.det(rot)
+    moved = body.moved(rot, rng.normal(size=3))
+    assert np.allclose(moved.arcs, ConvexPolyhedron(body.vertices @ rot.T, body.faces).arcs)
+
+
+@pytest.mark.parametrize('seed', range(5))
+def test_edge_pruning_bound_holds_along_the_whole_arc(seed):
+    """An edge is dropped only when n.(v - p) < limit all along its Gauss-map arc for one of
+    its two candidate vertices v (dense sampling of the arc as the reference)."""
+    rng = np.random.default_rng(seed)
+    body = ConvexPolyhedron(*random_convex(rng, 24))
+    other = rng.normal(size=(40, 3)) * 1.5
+    lowest = rng.integers(0, len(other), len(body.faces))
+    codes = np.zeros(len(body.vertices), np.int8)
+    s = np.linspace(0.0, 1.0, 2001)[:, None]
+    dropped = 0
+    for limit in (-0.6, -0.2, 0.0, 0.3, 0.9):
+        keep = np.empty(len(body.edge_data), np.intp)
+        count = _edges_that_may_win(body.vertices, body.planes, body.edge_data, body.arcs,
+                                    codes, other, lowest, limit, keep)
+        for e in sorted(set(range(len(body.edge_data))) - set(keep[:count])):
+            p, _, f0, f1 = body.edge_data[e]
+            arc = (1 - s) * body.normals[f0] + s * body.normals[f1]
+            arc /= np.linalg.norm(arc, axis=1)[:, None]
+            peak = min((arc @ (other[v] - body.vertices[p])).max()
+                       for v in (lowest[f0], lowest[f1]))
+            assert peak < limit + 1e-12
+            dropped += 1
+        assert 0 < count
+    assert dropped > 50
+
+
+def test_edge_pruning_finds_the_peak_inside_the_arc():
+    """w pointing into an edge's arc: the largest n.w is |u| (w's part in the arc's plane),
+    not an end value, so a limit between the ends and |u| keeps the edge and one above |u|
+    drops it."""
+    rng = np.random.default_rng(9)
+    body = ConvexPolyhedron(*random_convex(rng, 16))
+    lowest = np.zeros(len(body.faces), np.intp)
+    codes = np.zeros(len(body.vertices), np.int8)
+    keep = np.empty(len(body.edge_data), np.intp)
+    for e, (p, _, f0, f1) in enumerate(body.edge_data):
+        a, b = body.normals[f0], body.normals[f1]
+        mid = (a + b) / np.linalg.norm(a + b)
+        out_of_plane = np.cross(a, b) / np.linalg.norm(np.cross(a, b))
+        w = 0.7 * mid + 0.5 * out_of_plane
+        ends = max(a @ w, b @ w)
+        other = (body.vertices[p] + w)[None]
+        for limit, kept in ((0.5 * (ends + 0.7), True), (0.7 * 1.001, False)):
+            count = _edges_that_may_win(body.vertices, body.planes, body.edge_data,
+                                        body.arcs, codes, other, lowest, limit, keep)
+            assert (e in keep[:count]) == kept
+
+
+points2 = st.lists(st.tuples(st.floats(-3, 3), st.floats(-3, 3)), min_size=3, max_size=30)
+
+
+@given(points2)
+def test_hull2_matches_scipy(pts):
+    pts = np.array(pts)
+    out = np.empty((len(pts) + 1, 2))
+    k = hull2(pts.copy(), len(pts), out)
+    try:
+        ref = ConvexHull(pts)
+    except Exception:  # all points (nearly) collinear or repeated: a segment or a point
+        assert k <= 2 or abs(to_shapely(out[:k]).area) < 1e-9
+        return
+    hull = out[:k]
+    assert to_shapely(hull).area == pytest.approx(ref.volume, rel=1e-9, abs=1e-12)
+    edges = np.roll(hull, -1, axis=0) - hull
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(
+        edges, -1, axis=0)[:, 0]
+    assert (turns > 0).all()  # CCW, no collinear corners
+
+
+@given(points2, points2)
+def test_clip_convex_matches_shapely(p, q):
+    hulls = []
+    for pts in (np.array(p), np.array(q)):
+        out = np.empty((len(pts) + 1, 2))
+        k = hull2(pts.copy(), len(pts), out)
+        if k < 3:
+            return
+        hulls.append(out[:k])
+    ha, hb = hulls
+    size = len(ha) + len(hb)
+    out, scratch = np.empty((size, 2)), np.empty((size, 2))
+    k = clip_convex(ha, len(ha), hb, len(hb), out, scratch)
+    expected = to_shapely(ha).intersection(to_shapely(hb)).area
+    got = to_shapely(out[:k]).area if k >= 3 else 0.0
+    assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
 
 
 @pytest.mark.parametrize('seed', range(30))

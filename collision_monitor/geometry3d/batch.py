@@ -17,16 +17,17 @@ from ..constants import FLOAT, INDEX, jit_parallel
 
 
 @jit_parallel
-def _manifolds_kernel(vertices, vstart, planes, fstart, edges, estart, tolerance, pairs, eps,
-                      counts, points, normals, depths):
+def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, tolerance, pairs,
+                      eps, counts, points, normals, depths):
     for p in numba.prange(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
         count, nx, ny, nz, depth = contact_manifold_kernel(
-            vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
-            edges[estart[i]:estart[i + 1]], vertices[vstart[j]:vstart[j + 1]],
-            planes[fstart[j]:fstart[j + 1]], edges[estart[j]:estart[j + 1]], eps,
-            max(tolerance[i], tolerance[j]), points[p])
+            (vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
+             edges[estart[i]:estart[i + 1]], arcs[estart[i]:estart[i + 1]]),
+            (vertices[vstart[j]:vstart[j + 1]], planes[fstart[j]:fstart[j + 1]],
+             edges[estart[j]:estart[j + 1]], arcs[estart[j]:estart[j + 1]]),
+            eps, max(tolerance[i], tolerance[j]), points[p])
         counts[p] = count
         normals[p, 0] = nx
         normals[p, 1] = ny
@@ -67,6 +68,7 @@ class PolyhedronSet:
         self.vertices, self.vstart = pack([b.vertices for b in bodies])
         self.planes, self.fstart = pack([b.planes for b in bodies])
         self.edges, self.estart = pack([b.edge_data for b in bodies])
+        self.arcs = np.ascontiguousarray(np.concatenate([b.arcs for b in bodies]))
         self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
         self.most_vertices = max(len(b.vertices) for b in bodies)
 
@@ -102,7 +104,7 @@ class PolyhedronSet:
         normals = np.zeros((n, 3), FLOAT)
         depths = np.zeros(n, FLOAT)
         _manifolds_kernel(self.vertices, self.vstart, self.planes, self.fstart, self.edges,
-                          self.estart, self.tolerance, arr, float(eps), counts, points,
+                          self.arcs, self.estart, self.tolerance, arr, float(eps), counts, points,
                           normals, depths)
         return counts, points, normals, depths
 

@@ -39,69 +39,75 @@ def plane_basis_kernel(nx, ny, nz):
 
 
 @jit
-def _cross3(o, a, b):
-    """(a - o) x (b - o) of 2D points given as rows."""
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-@jit
 def hull2(pts, count, out):
     """Convex hull (monotone chain, CCW, collinear and repeated points dropped) of the first
-    `count` rows of pts (k, 2); written to out (>= count + 1 rows), returns its size.
+    `count` rows of pts (k, 2), which it sorts in place; written to out (>= count + 1 rows,
+    not pts), returns its size.
 
     The points are sorted by (x, y) with an insertion sort: contact sets hold a few dozen
-    points, where it beats argsort and its allocations."""
+    points, where it beats argsort and its allocations.  The turns are written out on
+    scalars: row views passed to a helper cost more than the hull."""
     if count == 0:
         return 0
     scale = 0.0
     for k in range(count):
         scale = max(scale, abs(pts[k, 0]), abs(pts[k, 1]))
     same = SAME_POINT * (1.0 + scale)
-    srt = np.empty((count, 2))
-    for k in range(count):
+    for k in range(1, count):
         x, y = pts[k, 0], pts[k, 1]
         m = k
-        while m > 0 and (srt[m - 1, 0] > x or (srt[m - 1, 0] == x and srt[m - 1, 1] > y)):
-            srt[m, 0] = srt[m - 1, 0]
-            srt[m, 1] = srt[m - 1, 1]
+        while m > 0 and (pts[m - 1, 0] > x or (pts[m - 1, 0] == x and pts[m - 1, 1] > y)):
+            pts[m, 0] = pts[m - 1, 0]
+            pts[m, 1] = pts[m - 1, 1]
             m -= 1
-        srt[m, 0] = x
-        srt[m, 1] = y
+        pts[m, 0] = x
+        pts[m, 1] = y
     # unique points, in place
     nu = 0
     for k in range(count):
-        if nu and abs(srt[k, 0] - srt[nu - 1, 0]) <= same and abs(
-                srt[k, 1] - srt[nu - 1, 1]) <= same:
+        if nu and abs(pts[k, 0] - pts[nu - 1, 0]) <= same and abs(
+                pts[k, 1] - pts[nu - 1, 1]) <= same:
             continue
-        srt[nu, 0] = srt[k, 0]
-        srt[nu, 1] = srt[k, 1]
+        pts[nu, 0] = pts[k, 0]
+        pts[nu, 1] = pts[k, 1]
         nu += 1
     if nu <= 2:
-        out[:nu] = srt[:nu]
+        for k in range(nu):
+            out[k, 0] = pts[k, 0]
+            out[k, 1] = pts[k, 1]
         return nu
+    # the lower chain (points in order), then the upper one (back again); a point p pops
+    # the last hull point b while o, b, p (o the one before b) do not turn left:
+    # (b - o) x (p - o) <= 0
     h = 0
-    for k in range(nu):  # lower chain
-        while h >= 2 and _cross3(out[h - 2], out[h - 1], srt[k]) <= 0.0:
+    low = 2
+    for k in range(2 * nu - 1):
+        if k == nu:
+            low = h + 1
+        i = k if k < nu else 2 * nu - 2 - k
+        px, py = pts[i, 0], pts[i, 1]
+        while h >= low:
+            ox, oy = out[h - 2, 0], out[h - 2, 1]
+            if (out[h - 1, 0] - ox) * (py - oy) - (out[h - 1, 1] - oy) * (px - ox) > 0.0:
+                break
             h -= 1
-        out[h] = srt[k]
-        h += 1
-    low = h + 1
-    for k in range(nu - 2, -1, -1):  # upper chain
-        while h >= low and _cross3(out[h - 2], out[h - 1], srt[k]) <= 0.0:
-            h -= 1
-        out[h] = srt[k]
+        out[h, 0] = px
+        out[h, 1] = py
         h += 1
     return h - 1  # the last point repeats the first
 
 
 @jit
-def clip_convex(subject, ns, clip, nc, out):
+def clip_convex(subject, ns, clip, nc, out, scratch):
     """Sutherland-Hodgman: the part of CCW convex polygon subject[:ns] inside CCW convex
-    clip[:nc]; written to out (>= ns + nc rows), returns its size."""
-    cur = np.empty((ns + nc, 2))
-    cur[:ns] = subject[:ns]
+    clip[:nc]; written to out, returns its size.  out and scratch (>= ns + nc rows each,
+    neither one an input) hold the passes in turn."""
+    for i in range(ns):
+        out[i, 0] = subject[i, 0]
+        out[i, 1] = subject[i, 1]
+    cur, nxt = out, scratch
     n = ns
-    nxt = np.empty((ns + nc, 2))
+    passes = 0
     for k in range(nc):
         if n == 0:
             break
@@ -125,7 +131,11 @@ def clip_convex(subject, ns, clip, nc, out):
                 m += 1
         cur, nxt = nxt, cur
         n = m
-    out[:n] = cur[:n]
+        passes += 1
+    if passes % 2 == 1:  # the last pass wrote scratch
+        for i in range(n):
+            out[i, 0] = scratch[i, 0]
+            out[i, 1] = scratch[i, 1]
     return n
 
 
@@ -193,16 +203,17 @@ def manifold_kernel(a, b, mx, my, mz, nx, ny, nz, band, tol, out):
     unit normal n; written to out (>= n + m rows, 3 columns), returns how many."""
     ux, uy, uz, wx, wy, wz = plane_basis_kernel(nx, ny, nz)
     size = a.shape[0] + b.shape[0] + 1
-    pa = np.empty((size, 2))
-    pb = np.empty((size, 2))
-    ha = np.empty((size, 2))
-    hb = np.empty((size, 2))
+    work = np.empty((4 * size, 2))
+    pa = work[:size]
+    pb = work[size:2 * size]
+    ha = work[2 * size:3 * size]
+    hb = work[3 * size:]
     na = hull2(pa, _project(a, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, pa), ha)
     nb = hull2(pb, _project(b, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, pb), hb)
     if na == 0 or nb == 0:
         return 0
     if na >= 3 and nb >= 3:
-        k = clip_convex(ha, na, hb, nb, pa)
+        k = clip_convex(ha, na, hb, nb, pa, pb)
     elif na <= nb:
         k = _degenerate_overlap(ha, na, hb, nb, tol, pa)
     else:

@@ -37,22 +37,41 @@ class SeparatingPlane(NamedTuple):
 
 
 @jit
-def _lowest(v, nx, ny, nz, start, limit):
-    """``(min over the vertices of n.x, its vertex)``, scanning from vertex `start` on; the
-    scan stops at the first value <= limit (then returned), enough to rule the axis out."""
-    n = v.shape[0]
-    low = np.inf
-    at = start
-    for k in range(n):
-        i = start + k
-        if i >= n:
-            i -= n
-        h = v[i, 0] * nx + v[i, 1] * ny + v[i, 2] * nz
-        if h < low:
-            low, at = h, i
-            if low <= limit:
-                break
-    return low, at
+def _face_axes(planes, other, sign, state, stop_above, lowest):
+    """The face axes of one body against the other body's vertices `other`.
+
+    Along face f's outward normal n (offset d: n.x <= d inside, so the body's extent along n
+    is d) the gap is the other body's lowest n.x minus d, whichever body the face is on: a's
+    faces (`sign` +1) give the axis n and a's top d, b's faces (`sign` -1) the axis -n and
+    a's top -(lowest n.x).  Each scan starts at the last face's lowest vertex and stops at
+    the first vertex low enough that the axis cannot beat the best so far; lowest[f] keeps
+    the vertex it found.  Returns `state` ``(gap, a_max, nx, ny, nz, kind)`` updated, and
+    whether a gap above stop_above ended the pass.
+    """
+    best, bmax, bx, by, bz, kind = state
+    n = other.shape[0]
+    at = 0
+    for f in range(planes.shape[0]):
+        nx, ny, nz, d = planes[f, 0], planes[f, 1], planes[f, 2], planes[f, 3]
+        limit = best + d
+        low = np.inf
+        start = at
+        for k in range(n):
+            i = start + k
+            if i >= n:
+                i -= n
+            h = other[i, 0] * nx + other[i, 1] * ny + other[i, 2] * nz
+            if h < low:
+                low, at = h, i
+                if low <= limit:
+                    break
+        lowest[f] = at
+        if low - d > best:
+            best, bx, by, bz = low - d, sign * nx, sign * ny, sign * nz
+            bmax, kind = (d, 0) if sign > 0.0 else (-low, 1)
+            if best > stop_above:
+                return (best, bmax, bx, by, bz, kind), True
+    return (best, bmax, bx, by, bz, kind), False
 
 
 @jit
@@ -71,121 +90,132 @@ def _box(v, pad):
 
 
 @jit
-def _segment_meets_box(v, p, q, box):
-    """Does the box of segment v[p]-v[q] overlap `box` (a necessary condition for the
-    segment to meet it)?"""
-    for k in range(3):
-        if max(v[p, k], v[q, k]) < box[k] or min(v[p, k], v[q, k]) > box[k + 3]:
-            return False
-    return True
+def _outcodes(v, box, mx, my, mz, floor, codes):
+    """Per vertex, bits 0-5: beyond the box's min x, y, z, max x, y, z sides; bit 6: height
+    along m below floor.  An edge whose two ends share a bit lies wholly beyond that side."""
+    for i in range(v.shape[0]):
+        x, y, z = v[i, 0], v[i, 1], v[i, 2]
+        c = 0
+        if x < box[0]:
+            c |= 1
+        if y < box[1]:
+            c |= 2
+        if z < box[2]:
+            c |= 4
+        if x > box[3]:
+            c |= 8
+        if y > box[4]:
+            c |= 16
+        if z > box[5]:
+            c |= 32
+        if x * mx + y * my + z * mz < floor:
+            c |= 64
+        codes[i] = c
 
 
 @jit
-def _arc_below(planes, f0, f1, wx, wy, wz, limit):
-    """Is n.w < limit for every unit n on the short great-circle arc between the normals of
-    faces f0 and f1?  The largest n.w there is at an end, or |w's part in the arc's plane|
-    when that direction lies on the arc (computed only when both ends are below)."""
-    ax, ay, az = planes[f0, 0], planes[f0, 1], planes[f0, 2]
-    bx, by, bz = planes[f1, 0], planes[f1, 1], planes[f1, 2]
-    if ax * wx + ay * wy + az * wz >= limit or bx * wx + by * wy + bz * wz >= limit:
-        return False
-    qx = ay * bz - az * by
-    qy = az * bx - ax * bz
-    qz = ax * by - ay * bx
-    qq = qx * qx + qy * qy + qz * qz
-    if qq <= 1e-24:
-        return True  # a flat edge: the arc is a point
-    k = (wx * qx + wy * qy + wz * qz) / qq
-    ux, uy, uz = wx - k * qx, wy - k * qy, wz - k * qz
-    # u lies on the arc when (a x u).q >= 0 and (u x b).q >= 0
-    s0 = (ay * uz - az * uy) * qx + (az * ux - ax * uz) * qy + (ax * uy - ay * ux) * qz
-    s1 = (uy * bz - uz * by) * qx + (uz * bx - ux * bz) * qy + (ux * by - uy * bx) * qz
-    if not (s0 >= 0.0 and s1 >= 0.0):
-        return True  # the largest value is at an end: both are below
-    return limit > 0.0 and ux * ux + uy * uy + uz * uz < limit * limit
+def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, keep):
+    """The edges of one body (`own`) that can give an edge-edge gap above `limit`, written to
+    keep; returns how many.
 
-
-@jit
-def _edge_may_win(own, planes, edges, e, other, lowest, box, limit):
-    """Can an axis on the arc of edge e (of the body `own`) give a gap above `limit`?  Not
-    when the edge's box misses `box` (the other body's, grown by the depth), nor when
-    ``n.(v - own_e) < limit`` all along the arc for one of the other body's vertices v
-    found lowest along the edge's two face normals (`lowest`)."""
-    if not _segment_meets_box(own, edges[e, 0], edges[e, 1], box):
-        return False
-    f0 = edges[e, 2]
-    f1 = edges[e, 3]
-    p = edges[e, 0]
-    for v in (lowest[f0], lowest[f1]):
-        if _arc_below(planes, f0, f1, other[v, 0] - own[p, 0], other[v, 1] - own[p, 1],
-                      other[v, 2] - own[p, 2], limit):
-            return False
-    return True
-
-
-@jit
-def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, keep_b):
-    """The edge-edge axes of `separating_plane_kernel` for the edges whose boxes come within
-    `reach` of the other body's box; `state` ``(gap, a_max, nx, ny, nz, kind)`` is the best so
-    far and is returned updated.  `keep_b` (edges of b) is scratch.
-
-    An edge i of a is skipped when no axis on its arc can beat the best gap: on its arc
-    every gap is at most ``n.(v - a_i)`` for any vertex v of b (b's lowest point along n is
-    no higher than v), bounded over the arc by `_arc_below`, with v the vertices of b found
-    lowest along the two faces' normals (`lowest_b`, from the face pass).  Edges j of b
-    likewise: on b's (negated) arc every gap is at most ``n.(b_j - v)`` for any vertex v of
-    a (`lowest_a`: a's vertices found along b's face normals).  Overlapping bodies (gap
-    -D <= 0 on the best face axis m): the winning edges pass within D of the other body, so
-    an edge of a wholly below b's lowest point along m minus D, or one of b wholly above a's
-    highest plus D, is dropped first.
+    Dropped: an edge whose two ends share an outcode bit (`_outcodes`), and an edge with
+    ``n.w < limit`` for every unit n on its Gauss-map arc, ``w = v - own_p`` from its first
+    vertex p to a vertex v of the other body found lowest along one of its two face normals
+    (`lowest`): along n the other body's lowest point is no higher than v, so the gap is at
+    most n.w.  The largest n.w on the arc (from normal a of face f0 to normal b of f1;
+    `edge_arcs` gives q = a x b and the end tangents t0 = q x a, t1 = b x q) is at an end,
+    unless w's part u in the arc's plane points into it (w.t0 >= 0 and w.t1 >= 0), where it
+    is |u|, with |u|^2 = |w|^2 - (w.q)^2 / |q|^2.  With both ends below a limit <= 0, u
+    cannot point into the arc (an arc is shorter than pi, so n.w = |u| cos(angle) > 0 at one
+    end at least): the edge is dropped on its ends.  The arithmetic is written out here: a
+    helper taking arrays, called per edge, is not inlined by numba and cost most of the pass.
     """
+    count = 0
+    for e in range(edges.shape[0]):
+        p = edges[e, 0]
+        if codes[p] & codes[edges[e, 1]]:
+            continue
+        f0 = edges[e, 2]
+        f1 = edges[e, 3]
+        may_win = True
+        for end in range(2):
+            v = lowest[f0]
+            if end == 1:
+                if lowest[f1] == v:
+                    break
+                v = lowest[f1]
+            wx = other[v, 0] - own[p, 0]
+            wy = other[v, 1] - own[p, 1]
+            wz = other[v, 2] - own[p, 2]
+            if (planes[f0, 0] * wx + planes[f0, 1] * wy + planes[f0, 2] * wz >= limit
+                    or planes[f1, 0] * wx + planes[f1, 1] * wy + planes[f1, 2] * wz >= limit):
+                continue
+            if (limit <= 0.0 or arcs[e, 3] * wx + arcs[e, 4] * wy + arcs[e, 5] * wz < 0.0
+                    or arcs[e, 6] * wx + arcs[e, 7] * wy + arcs[e, 8] * wz < 0.0):
+                may_win = False  # the largest n.w is at an end: below
+                break
+            qx, qy, qz = arcs[e, 0], arcs[e, 1], arcs[e, 2]
+            qq = qx * qx + qy * qy + qz * qz
+            wq = wx * qx + wy * qy + wz * qz
+            if qq <= 1e-24 or wx * wx + wy * wy + wz * wz - wq * wq / qq < limit * limit:
+                may_win = False  # a flat edge (its arc a point), or |u| below
+                break
+        if may_win:
+            keep[count] = e
+            count += 1
+    return count
+
+
+@jit
+def _edge_axes(a, b, state, lowest_b, lowest_a, tol):
+    """The edge-edge axes of `separating_plane_kernel`; `state` ``(gap, a_max, nx, ny, nz,
+    kind)`` is the best of the face axes and is returned updated.
+
+    Each body's edges go through `_edges_that_may_win` first: for a's edges, with the
+    vertices of b found lowest along a's face normals (`lowest_b`, from the face pass); for
+    b's, whose arcs enter the Minkowski difference negated, the same bound over b's own arc
+    with ``w = v - b_p`` for the vertices v of a found along b's normals (`lowest_a`).
+    Overlapping bodies (gap -D <= 0 on the best face axis m): the winning edges pass within D
+    of the other body, so edges outside the other body's box grown by D, edges of a wholly
+    below b's lowest point along m minus D, and edges of b wholly above a's highest plus D
+    are dropped by their outcodes.
+    """
+    va, pa, ea, ra = a
+    vb, pb, eb, rb = b
     best, bmax, bx, by, bz, kind = state
-    nkeep = 0
-    box_a = _box(va, reach)
-    box_b = _box(vb, reach)
-    # the slab of the best face axis m: a point of a within D of b is no lower than b's
-    # lowest along m minus D, one of b within D of a no higher than a's highest plus D
+    reach = -best + tol if best <= 0.0 else np.inf
     a_floor = bmax + 2.0 * best - tol if best <= 0.0 else -np.inf
     b_ceiling = bmax - best + tol if best <= 0.0 else np.inf
-    for j in range(eb.shape[0]):
-        p, q = eb[j, 0], eb[j, 1]
-        if min(vb[p, 0] * bx + vb[p, 1] * by + vb[p, 2] * bz,
-               vb[q, 0] * bx + vb[q, 1] * by + vb[q, 2] * bz) > b_ceiling:
-            continue
-        if _edge_may_win(vb, pb, eb, j, va, lowest_a, box_a, best - tol):
-            keep_b[nkeep] = j
-            nkeep += 1
-    for i in range(ea.shape[0]):
-        p, q = ea[i, 0], ea[i, 1]
-        if max(va[p, 0] * bx + va[p, 1] * by + va[p, 2] * bz,
-               va[q, 0] * bx + va[q, 1] * by + va[q, 2] * bz) < a_floor:
-            continue
-        if not _edge_may_win(va, pa, ea, i, vb, lowest_b, box_b, best - tol):
-            continue
+    codes = np.empty(max(va.shape[0], vb.shape[0]), np.int8)
+    keep_a = np.empty(ea.shape[0], np.intp)
+    keep_b = np.empty(eb.shape[0], np.intp)
+    _outcodes(va, _box(vb, reach), bx, by, bz, a_floor, codes)
+    na = _edges_that_may_win(va, pa, ea, ra, codes, vb, lowest_b, best - tol, keep_a)
+    if na == 0:
+        return best, bmax, bx, by, bz, kind
+    _outcodes(vb, _box(va, reach), -bx, -by, -bz, -b_ceiling, codes)
+    nb = _edges_that_may_win(vb, pb, eb, rb, codes, va, lowest_a, best - tol, keep_b)
+    for s in range(na):
+        i = keep_a[s]
         f0 = ea[i, 2]
         f1 = ea[i, 3]
-        # b x a for the arc a = normal f0 -> b = normal f1
-        px = pa[f1, 1] * pa[f0, 2] - pa[f1, 2] * pa[f0, 1]
-        py = pa[f1, 2] * pa[f0, 0] - pa[f1, 0] * pa[f0, 2]
-        pz = pa[f1, 0] * pa[f0, 1] - pa[f1, 1] * pa[f0, 0]
         ux = va[ea[i, 1], 0] - va[ea[i, 0], 0]
         uy = va[ea[i, 1], 1] - va[ea[i, 0], 1]
         uz = va[ea[i, 1], 2] - va[ea[i, 0], 2]
-        for k in range(nkeep):
+        for k in range(nb):
             j = keep_b[k]
+            # the arcs cross (Gregorius's test with q = n0 x n1 of each edge): the ends of
+            # b's arc on opposite sides of a's great circle, a's ends on opposite sides of
+            # b's, and the crossing on the short arcs
             g0 = eb[j, 2]
             g1 = eb[j, 3]
-            cba = -(pb[g0, 0] * px + pb[g0, 1] * py + pb[g0, 2] * pz)
-            dba = -(pb[g1, 0] * px + pb[g1, 1] * py + pb[g1, 2] * pz)
-            if not cba * dba < 0.0:
+            c = pb[g0, 0] * ra[i, 0] + pb[g0, 1] * ra[i, 1] + pb[g0, 2] * ra[i, 2]
+            d = pb[g1, 0] * ra[i, 0] + pb[g1, 1] * ra[i, 1] + pb[g1, 2] * ra[i, 2]
+            if not c * d < 0.0:
                 continue
-            # d x c for c = -pb[g0], d = -pb[g1]: equal to pb[g1] x pb[g0]
-            qx = pb[g1, 1] * pb[g0, 2] - pb[g1, 2] * pb[g0, 1]
-            qy = pb[g1, 2] * pb[g0, 0] - pb[g1, 0] * pb[g0, 2]
-            qz = pb[g1, 0] * pb[g0, 1] - pb[g1, 1] * pb[g0, 0]
-            adc = pa[f0, 0] * qx + pa[f0, 1] * qy + pa[f0, 2] * qz
-            bdc = pa[f1, 0] * qx + pa[f1, 1] * qy + pa[f1, 2] * qz
-            if not (adc * bdc < 0.0 and cba * bdc > 0.0):
+            e0 = pa[f0, 0] * rb[j, 0] + pa[f0, 1] * rb[j, 1] + pa[f0, 2] * rb[j, 2]
+            e1 = pa[f1, 0] * rb[j, 0] + pa[f1, 1] * rb[j, 1] + pa[f1, 2] * rb[j, 2]
+            if not (e0 * e1 < 0.0 and c * e1 < 0.0):
                 continue
             wx = vb[eb[j, 1], 0] - vb[eb[j, 0], 0]
             wy = vb[eb[j, 1], 1] - vb[eb[j, 0], 1]
@@ -213,13 +243,14 @@ def _edge_axes(va, pa, ea, vb, pb, eb, reach, state, lowest_b, lowest_a, tol, ke
 
 
 @jit
-def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol, stop_above):
+def separating_plane_kernel(a, b, tol, stop_above):
     """Largest gap over the face normals of a, of b (negated) and the edge-edge normals.
 
-    ``pa``/``pb`` (m, 4) are the face planes, outward unit normal and offset (n.x <= d inside:
-    along its own face normal a body's extent is its offset, so a face axis scans only the
-    other body), ``ea``/``eb`` (E, 4) the edges: two vertex indices, then the two faces
-    sharing the edge; `tol` the length tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)``
+    Each body is the tuple `ConvexPolyhedron.arrays`: vertices (n, 3); face planes (m, 4),
+    outward unit normal and offset (n.x <= d inside: along its own face normal a body's
+    extent is its offset, so a face axis scans only the other body); edges (E, 4), two vertex
+    indices, then the two faces sharing the edge; the edges' Gauss-map arcs (E, 9)
+    (`edge_arcs`).  `tol` is the length tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)``
     with kind 0 face of a, 1 face of b, 2 edge-edge; as soon as an axis has a gap above
     `stop_above` (inf for the best plane) that axis is returned: the bodies are at least that
     far apart.
@@ -241,48 +272,24 @@ def separating_plane_kernel(va, pa, ea, vb, pb, eb, tol, stop_above):
     whose boxes stay farther than D (plus the tolerance) from the other body's box are
     skipped.  Shallow contacts keep only the few edges around the overlap.
     """
-    best = -np.inf
-    bx = by = bz = 0.0
-    bmax = 0.0
-    kind = -1
-    # a face axis n of either body: the gap is the other body's lowest n.x minus the face's
-    # offset; each scan starts at the last face's lowest vertex and stops once the axis
-    # cannot beat the best so far
-    at = 0
-    lowest_b = np.empty(pa.shape[0], np.intp)
-    for f in range(pa.shape[0]):
-        amax = pa[f, 3]
-        low, at = _lowest(vb, pa[f, 0], pa[f, 1], pa[f, 2], at, best + amax)
-        lowest_b[f] = at
-        g = low - amax
-        if g > best:
-            best, bmax, bx, by, bz, kind = g, amax, pa[f, 0], pa[f, 1], pa[f, 2], 0
-            if best > stop_above:
-                return best, bmax, bx, by, bz, kind
-    at = 0
-    lowest_a = np.empty(pb.shape[0], np.intp)
-    for f in range(pb.shape[0]):
-        low, at = _lowest(va, pb[f, 0], pb[f, 1], pb[f, 2], at, best + pb[f, 3])
-        lowest_a[f] = at
-        amax = -low
-        g = low - pb[f, 3]
-        if g > best:
-            best, bmax, bx, by, bz, kind = g, amax, -pb[f, 0], -pb[f, 1], -pb[f, 2], 1
-            if best > stop_above:
-                return best, bmax, bx, by, bz, kind
-    keep_b = np.empty(eb.shape[0], np.intp)
-    reach = -best + tol if best <= 0.0 else np.inf
-    return _edge_axes(va, pa, ea, vb, pb, eb, reach, (best, bmax, bx, by, bz, kind), lowest_b,
-                      lowest_a, tol, keep_b)
-
+    lowest_b = np.empty(a[1].shape[0], np.intp)
+    state, done = _face_axes(a[1], b[0], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1), stop_above,
+                             lowest_b)
+    if done:
+        return state
+    lowest_a = np.empty(b[1].shape[0], np.intp)
+    state, done = _face_axes(b[1], a[0], -1.0, state, stop_above, lowest_a)
+    if done:
+        return state
+    return _edge_axes(a, b, state, lowest_b, lowest_a, tol)
 
 
 @jit
-def plane_through_gap(va, pa, ea, vb, pb, eb, tol, stop_above):
+def plane_through_gap(a, b, tol, stop_above):
     """`separating_plane_kernel` and a point on the mid-plane: a's support plane moved half
     the gap towards b.  Returns ``(gap, px, py, pz, nx, ny, nz, kind)``."""
-    gap, amax, nx, ny, nz, kind = separating_plane_kernel(va, pa, ea, vb, pb, eb, tol,
-                                                          stop_above)
+    gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, b, tol, stop_above)
+    va = a[0]
     top = -np.inf
     ax = ay = az = 0.0
     for i in range(va.shape[0]):
@@ -294,7 +301,7 @@ def plane_through_gap(va, pa, ea, vb, pb, eb, tol, stop_above):
 
 
 @jit
-def contact_manifold_kernel(va, pa, ea, vb, pb, eb, eps, tol, out):
+def contact_manifold_kernel(a, b, eps, tol, out):
     """`contact_manifold` on prepared arrays: ``(count, nx, ny, nz, depth)`` with the points
     in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart or share
     no point of the manifold.
@@ -303,13 +310,13 @@ def contact_manifold_kernel(va, pa, ea, vb, pb, eb, eps, tol, out):
     wider than eps; a best gap <= 0 means the bodies meet (the separating axis theorem); only
     a gap in (0, eps] leaves the distance open, and GJK settles it.
     """
-    gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(va, pa, ea, vb, pb, eb, tol, eps)
+    gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
     if gap > eps:
         return 0, 0.0, 0.0, 0.0, 0.0
-    if gap > 0.0 and gjk_kernel(va, vb)[0] > eps:
+    if gap > 0.0 and gjk_kernel(a[0], b[0])[0] > eps:
         return 0, 0.0, 0.0, 0.0, 0.0
     depth = max(0.0, -gap)
-    count = manifold_kernel(va, vb, px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
+    count = manifold_kernel(a[0], b[0], px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
                             DEGENERATE_TOL, out)
     return count, nx, ny, nz, depth
 
@@ -324,6 +331,17 @@ def _edges(faces):
     key, owner = key[order], owner[order]
     # a closed, consistently wound mesh has every edge exactly twice, adjacent after sorting
     return np.ascontiguousarray(np.column_stack([key[0::2], owner[0::2], owner[1::2]]))
+
+
+def edge_arcs(normals, edges):
+    """The Gauss-map arc of each edge, from the normal a of its first face to the normal b of
+    its second: (E, 9) rows ``q = a x b`` (normal to the arc's great circle), ``t0 = q x a``
+    and ``t1 = b x q`` (tangent at each end, pointing into the arc).  Rotating the body
+    rotates all three."""
+    a = normals[edges[:, 2]]
+    b = normals[edges[:, 3]]
+    q = np.cross(a, b)
+    return np.ascontiguousarray(np.hstack([q, np.cross(q, a), np.cross(b, q)]))
 
 
 class ConvexPolyhedron:
@@ -346,16 +364,23 @@ class ConvexPolyhedron:
     planes : (m, 4) outward unit face normals and offsets, n.x <= d inside (`normals` and
         `offsets` are views of it).
     edge_data : (E, 4) the undirected edges: two vertex indices, then the two faces at each.
+    arcs : (E, 9) the edges' Gauss-map arcs (`edge_arcs`).
     tolerance : length tolerance of the mesh (`validation.mesh_tolerance`).
     """
 
-    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'tolerance')
+    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'tolerance')
 
     def __init__(self, vertices, faces, name='polyhedron'):
         self.vertices, self.faces, normals, offsets = convex_mesh(vertices, faces, name)
         self.planes = np.ascontiguousarray(np.column_stack([normals, offsets]))
         self.edge_data = _edges(self.faces)
+        self.arcs = edge_arcs(normals, self.edge_data)
         self.tolerance = mesh_tolerance(self.vertices)
+
+    @property
+    def arrays(self):
+        """(vertices, planes, edge_data, arcs): the body as the kernels take it."""
+        return self.vertices, self.planes, self.edge_data, self.arcs
 
     @property
     def normals(self):
@@ -384,6 +409,7 @@ class ConvexPolyhedron:
         normals = self.normals @ r.T
         out.planes = np.ascontiguousarray(np.column_stack([normals,
                                                            self.offsets + normals @ t]))
+        out.arcs = np.ascontiguousarray((self.arcs.reshape(-1, 3, 3) @ r.T).reshape(-1, 9))
         out.tolerance = mesh_tolerance(out.vertices)
         return out
 
@@ -401,8 +427,7 @@ class ConvexPolyhedron:
         """Baraff's separating plane between this body (a) and `other` (b): see the module
         function `separating_plane`."""
         gap, px, py, pz, nx, ny, nz, kind = plane_through_gap(
-            self.vertices, self.planes, self.edge_data, other.vertices, other.planes,
-            other.edge_data, max(self.tolerance, other.tolerance), np.inf)
+            self.arrays, other.arrays, max(self.tolerance, other.tolerance), np.inf)
         return SeparatingPlane(float(gap), np.array([px, py, pz]), np.array([nx, ny, nz]),
                                ('face_a', 'face_b', 'edge_edge')[kind])
 
@@ -413,8 +438,7 @@ class ConvexPolyhedron:
             raise ValueError(f'eps must be >= 0, got {eps}')
         out = np.empty((self.vertices.shape[0] + other.vertices.shape[0], 3))
         count, nx, ny, nz, depth = contact_manifold_kernel(
-            self.vertices, self.planes, self.edge_data, other.vertices, other.planes,
-            other.edge_data, float(eps), max(self.tolerance, other.tolerance), out)
+            self.arrays, other.arrays, float(eps), max(self.tolerance, other.tolerance), out)
         if count == 0:
             return None
         return out[:count], np.array([nx, ny, nz]), depth

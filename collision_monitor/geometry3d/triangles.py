@@ -94,10 +94,11 @@ def _coplanar(a, b, normal):
     result dropped by one more hull."""
     ux, uy, uz, wx, wy, wz = plane_basis_kernel(*normal)
     to2 = np.array([[ux, wx], [uy, wy], [uz, wz]])
-    ha, hb, clipped = np.empty((4, 2)), np.empty((4, 2)), np.empty((7, 2))
+    ha, hb = np.empty((4, 2)), np.empty((4, 2))
+    clipped, scratch = np.empty((7, 2)), np.empty((7, 2))
     na = hull2(np.ascontiguousarray((a - a[0]) @ to2), 3, ha)
     nb = hull2(np.ascontiguousarray((b - a[0]) @ to2), 3, hb)
-    k = clip_convex(ha, na, hb, nb, clipped)
+    k = clip_convex(ha, na, hb, nb, clipped, scratch)
     if k == 0:
         return None
     corners = np.empty((k + 1, 2))
