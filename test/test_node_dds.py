@@ -79,6 +79,19 @@ def statuses(records, name=None):
     return [(t, s) for t, m in records for s in m.status if name is None or s.name == name]
 
 
+def stamped_statuses(records, name):
+    """(receipt time, header stamp in seconds, status) of each status called `name`."""
+    return [(t, seconds(m.header.stamp), s) for t, m in records for s in m.status
+            if s.name == name]
+
+
+def seconds(stamp):
+    """A builtin_interfaces Time message or an rclpy Time, in seconds."""
+    if hasattr(stamp, 'nanoseconds'):
+        return stamp.nanoseconds * 1e-9
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
 def values(status):
     return {kv.key: kv.value for kv in status.values}
 
@@ -107,15 +120,20 @@ def test_warns_before_the_contact_then_reports_it(harness):
         pub_b.publish(odometry(h, gap - t, 0.2, -1.0, stamp=stamp))
 
     assert h.spin_until(lambda: statuses(contacts, 'a|b'), 4.0, publish), h.log()
-    first_pose = start
-    t_warn, warn = statuses(warnings, 'a|b')[0]
-    latency = t_warn - first_pose
-    assert latency < 0.3  # inevitable from the first pose: warned within a few ticks
-    predicted_contact = t_warn - start + float(values(warn)['time_to_collision'])
-    assert predicted_contact == pytest.approx(1.5, abs=0.08)
-    t_contact, contact = statuses(contacts, 'a|b')[0]
-    assert t_contact - start == pytest.approx(1.5, abs=0.15)
+    # what the node computed, read from its message stamps (exact whatever the host's load):
+    # the first warning predicts the contact 1.5 s after the origin, and the contact report
+    # says it began then (look-back time of impact)
+    t_warn, stamp, warn = stamped_statuses(warnings, 'a|b')[0]
+    predicted = stamp - seconds(origin) + float(values(warn)['time_to_collision'])
+    assert predicted == pytest.approx(1.5, abs=0.02)
+    t_contact, stamp, contact = stamped_statuses(contacts, 'a|b')[0]
     kv = values(contact)
+    assert float(kv['began']) - seconds(origin) == pytest.approx(1.5, abs=0.02)
+    # and when it arrived here: warned within a few ticks of the first pose, the contact
+    # reported within a few ticks of its start (the margins are for a loaded host; the
+    # end-to-end latency figures come from benchmarks/latency.py)
+    assert t_warn - start < 0.5
+    assert 1.5 - 0.05 < t_contact - start < 1.5 + 0.4
     assert kv['classification'] == 'edge_edge'  # offset 0.2: one corner of each inside the other
     assert kv['normal'].startswith('[1, 0]') or kv['normal'].startswith('[1, -0]')
     # no other pair was ever warned (false-warning check)
