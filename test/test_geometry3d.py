@@ -17,7 +17,7 @@ from collision_monitor.geometry3d import (
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.geometry3d.bounding import Sphere
 from collision_monitor.geometry3d.manifold import clip_convex, hull2
-from collision_monitor.geometry3d.separating_plane import _edges_that_may_win
+from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
 from shapes import to_shapely
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
@@ -478,6 +478,41 @@ def test_pruned_separating_plane_where_edge_pairs_win():
             assert got.distance == pytest.approx(full, abs=1e-12)
             kinds.append(got.kind)
     assert kinds.count('edge_edge') > 10
+
+
+def test_vertex_adjacency_lists_each_edge_both_ways():
+    rng = np.random.default_rng(3)
+    body = ConvexPolyhedron(*random_convex(rng, 30))
+    n = len(body.vertices)
+    adj = body.adjacency
+    listed = {(i, int(j)) for i in range(n) for j in adj[adj[i]:adj[i + 1]]}
+    edges = {tuple(sorted(map(int, f[[k, (k + 1) % 3]]))) for f in body.faces for k in range(3)}
+    assert listed == {e for a, b in edges for e in ((a, b), (b, a))}
+
+
+def test_face_pass_survives_a_plateau_of_equal_heights():
+    """A cube whose top face is a fan around its centre vertex (listed first, where the
+    climb starts): along +z its neighbours are all as high as it, the climb stops there, and
+    only the scan finds the bottom."""
+    corners = CUBE_V
+    top = [np.flatnonzero((corners == c).all(axis=1))[0] + 1
+           for c in ([0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1])]
+    va = np.vstack([[0.5, 0.5, 1.0], corners])
+    cube_faces = CUBE[1] + 1  # hull_mesh keeps the corners in order
+    assert np.allclose(CUBE[0], corners)
+    sides = [f for f in cube_faces if not np.allclose(va[f, 2], 1.0)]
+    fa = np.array(sides + [[0, top[k], top[(k + 1) % 4]] for k in range(4)])
+    fan = ConvexPolyhedron(va, fa)
+    lowest = np.empty(1, np.intp)
+    up = np.array([[0.0, 0.0, 1.0, 0.0]])  # one face axis, +z, the climb starting at 0
+    (gap, *_), _ = _face_axes(up, fan.vertices, fan.adjacency, 1.0,
+                              (-np.inf, 0.0, 0.0, 0.0, 0.0, -1), np.inf, lowest)
+    assert gap == 0.0 and va[lowest[0], 2] == 0.0
+    for shift in ([0.3, 0.2, -0.7], [0.1, -0.4, 0.9], [0.05, 0.1, 0.2]):
+        vb, fb = CUBE[0] + shift, CUBE[1]
+        for (v1, f1), (v2, f2) in (((va, fa), (vb, fb)), ((vb, fb), (va, fa))):
+            got = separating_plane(v1, f1, v2, f2)
+            assert got.distance == pytest.approx(brute_baraff(v1, f1, v2, f2), abs=1e-12)
 
 
 def test_edge_arcs_point_into_the_arc_and_turn_with_the_body():

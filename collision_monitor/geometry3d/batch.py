@@ -13,20 +13,26 @@ import numpy as np
 
 from .gjk import gjk_kernel
 from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
-from ..constants import FLOAT, INDEX, jit_parallel
+from ..constants import FLOAT, INDEX, jit, jit_parallel
+
+
+@jit
+def _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, i):
+    """Body i of the packed arrays as the kernels take it (`ConvexPolyhedron.arrays`)."""
+    return (vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
+            edges[estart[i]:estart[i + 1]], arcs[estart[i]:estart[i + 1]],
+            adjacency[astart[i]:astart[i + 1]])
 
 
 @jit_parallel
-def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, tolerance, pairs,
-                      eps, counts, points, normals, depths):
+def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart,
+                      tolerance, pairs, eps, counts, points, normals, depths):
     for p in numba.prange(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
         count, nx, ny, nz, depth = contact_manifold_kernel(
-            (vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
-             edges[estart[i]:estart[i + 1]], arcs[estart[i]:estart[i + 1]]),
-            (vertices[vstart[j]:vstart[j + 1]], planes[fstart[j]:fstart[j + 1]],
-             edges[estart[j]:estart[j + 1]], arcs[estart[j]:estart[j + 1]]),
+            _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, i),
+            _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, j),
             eps, max(tolerance[i], tolerance[j]), points[p])
         counts[p] = count
         normals[p, 0] = nx
@@ -69,6 +75,7 @@ class PolyhedronSet:
         self.planes, self.fstart = pack([b.planes for b in bodies])
         self.edges, self.estart = pack([b.edge_data for b in bodies])
         self.arcs = np.ascontiguousarray(np.concatenate([b.arcs for b in bodies]))
+        self.adjacency, self.astart = pack([b.adjacency for b in bodies])
         self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
         self.most_vertices = max(len(b.vertices) for b in bodies)
 
@@ -104,8 +111,8 @@ class PolyhedronSet:
         normals = np.zeros((n, 3), FLOAT)
         depths = np.zeros(n, FLOAT)
         _manifolds_kernel(self.vertices, self.vstart, self.planes, self.fstart, self.edges,
-                          self.arcs, self.estart, self.tolerance, arr, float(eps), counts, points,
-                          normals, depths)
+                          self.arcs, self.estart, self.adjacency, self.astart, self.tolerance,
+                          arr, float(eps), counts, points, normals, depths)
         return counts, points, normals, depths
 
     def distances(self, pairs):

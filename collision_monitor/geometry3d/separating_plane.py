@@ -37,34 +37,43 @@ class SeparatingPlane(NamedTuple):
 
 
 @jit
-def _face_axes(planes, other, sign, state, stop_above, lowest):
-    """The face axes of one body against the other body's vertices `other`.
+def _face_axes(planes, other, adjacency, sign, state, stop_above, lowest):
+    """The face axes of one body against the other body's vertices `other` (with their
+    `vertex_adjacency`).
 
     Along face f's outward normal n (offset d: n.x <= d inside, so the body's extent along n
     is d) the gap is the other body's lowest n.x minus d, whichever body the face is on: a's
     faces (`sign` +1) give the axis n and a's top d, b's faces (`sign` -1) the axis -n and
-    a's top -(lowest n.x).  Each scan starts at the last face's lowest vertex and stops at
-    the first vertex low enough that the axis cannot beat the best so far; lowest[f] keeps
-    the vertex it found.  Returns `state` ``(gap, a_max, nx, ny, nz, kind)`` updated, and
-    whether a gap above stop_above ended the pass.
+    a's top -(lowest n.x).  The axis is ruled out as soon as a vertex is at or below
+    ``limit = best + d``.  From the last face's lowest vertex the search climbs down to the
+    lowest neighbour while that is lower (on a convex body a vertex no neighbour is below is
+    the lowest, but a plateau of equal heights can stop the climb early), so a climb that
+    ends above the limit is settled by a scan of every vertex; that happens for the faces
+    that raise the best gap, a few per pair.  lowest[f] keeps the vertex found.  Returns
+    `state` ``(gap, a_max, nx, ny, nz, kind)`` updated, and whether a gap above stop_above
+    ended the pass.
     """
     best, bmax, bx, by, bz, kind = state
-    n = other.shape[0]
     at = 0
     for f in range(planes.shape[0]):
         nx, ny, nz, d = planes[f, 0], planes[f, 1], planes[f, 2], planes[f, 3]
         limit = best + d
-        low = np.inf
-        start = at
-        for k in range(n):
-            i = start + k
-            if i >= n:
-                i -= n
-            h = other[i, 0] * nx + other[i, 1] * ny + other[i, 2] * nz
-            if h < low:
-                low, at = h, i
-                if low <= limit:
-                    break
+        low = other[at, 0] * nx + other[at, 1] * ny + other[at, 2] * nz
+        while low > limit:
+            step = at
+            for k in range(adjacency[at], adjacency[at + 1]):
+                j = adjacency[k]
+                h = other[j, 0] * nx + other[j, 1] * ny + other[j, 2] * nz
+                if h < low:
+                    low, step = h, j
+            if step == at:
+                break
+            at = step
+        if low > limit:
+            for i in range(other.shape[0]):
+                h = other[i, 0] * nx + other[i, 1] * ny + other[i, 2] * nz
+                if h < low:
+                    low, at = h, i
         lowest[f] = at
         if low - d > best:
             best, bx, by, bz = low - d, sign * nx, sign * ny, sign * nz
@@ -180,8 +189,8 @@ def _edge_axes(a, b, state, lowest_b, lowest_a, tol):
     below b's lowest point along m minus D, and edges of b wholly above a's highest plus D
     are dropped by their outcodes.
     """
-    va, pa, ea, ra = a
-    vb, pb, eb, rb = b
+    va, pa, ea, ra = a[0], a[1], a[2], a[3]
+    vb, pb, eb, rb = b[0], b[1], b[2], b[3]
     best, bmax, bx, by, bz, kind = state
     reach = -best + tol if best <= 0.0 else np.inf
     a_floor = bmax + 2.0 * best - tol if best <= 0.0 else -np.inf
@@ -250,8 +259,9 @@ def separating_plane_kernel(a, b, tol, stop_above):
     outward unit normal and offset (n.x <= d inside: along its own face normal a body's
     extent is its offset, so a face axis scans only the other body); edges (E, 4), two vertex
     indices, then the two faces sharing the edge; the edges' Gauss-map arcs (E, 9)
-    (`edge_arcs`).  `tol` is the length tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)``
-    with kind 0 face of a, 1 face of b, 2 edge-edge; as soon as an axis has a gap above
+    (`edge_arcs`); the vertex adjacency (`vertex_adjacency`).  `tol` is the length
+    tolerance.  Returns ``(gap, a_max, nx, ny, nz, kind)`` with kind 0 face of a, 1 face of
+    b, 2 edge-edge; as soon as an axis has a gap above
     `stop_above` (inf for the best plane) that axis is returned: the bodies are at least that
     far apart.
 
@@ -273,12 +283,12 @@ def separating_plane_kernel(a, b, tol, stop_above):
     skipped.  Shallow contacts keep only the few edges around the overlap.
     """
     lowest_b = np.empty(a[1].shape[0], np.intp)
-    state, done = _face_axes(a[1], b[0], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1), stop_above,
-                             lowest_b)
+    state, done = _face_axes(a[1], b[0], b[4], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1),
+                             stop_above, lowest_b)
     if done:
         return state
     lowest_a = np.empty(b[1].shape[0], np.intp)
-    state, done = _face_axes(b[1], a[0], -1.0, state, stop_above, lowest_a)
+    state, done = _face_axes(b[1], a[0], a[4], -1.0, state, stop_above, lowest_a)
     if done:
         return state
     return _edge_axes(a, b, state, lowest_b, lowest_a, tol)
@@ -333,6 +343,15 @@ def _edges(faces):
     return np.ascontiguousarray(np.column_stack([key[0::2], owner[0::2], owner[1::2]]))
 
 
+def vertex_adjacency(n, edges):
+    """The neighbours of each of n vertices along the edges, in one intp array: entries i and
+    i + 1 (i < n) bound the positions of vertex i's neighbours in the same array."""
+    ends = np.concatenate([edges[:, :2], edges[:, 1::-1]])
+    ends = ends[np.argsort(ends[:, 0], kind='stable')]
+    bounds = n + 1 + np.concatenate([[0], np.cumsum(np.bincount(ends[:, 0], minlength=n))])
+    return np.ascontiguousarray(np.concatenate([bounds, ends[:, 1]]), dtype=np.intp)
+
+
 def edge_arcs(normals, edges):
     """The Gauss-map arc of each edge, from the normal a of its first face to the normal b of
     its second: (E, 9) rows ``q = a x b`` (normal to the arc's great circle), ``t0 = q x a``
@@ -365,22 +384,24 @@ class ConvexPolyhedron:
         `offsets` are views of it).
     edge_data : (E, 4) the undirected edges: two vertex indices, then the two faces at each.
     arcs : (E, 9) the edges' Gauss-map arcs (`edge_arcs`).
+    adjacency : the neighbours of each vertex (`vertex_adjacency`).
     tolerance : length tolerance of the mesh (`validation.mesh_tolerance`).
     """
 
-    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'tolerance')
+    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'adjacency', 'tolerance')
 
     def __init__(self, vertices, faces, name='polyhedron'):
         self.vertices, self.faces, normals, offsets = convex_mesh(vertices, faces, name)
         self.planes = np.ascontiguousarray(np.column_stack([normals, offsets]))
         self.edge_data = _edges(self.faces)
         self.arcs = edge_arcs(normals, self.edge_data)
+        self.adjacency = vertex_adjacency(len(self.vertices), self.edge_data)
         self.tolerance = mesh_tolerance(self.vertices)
 
     @property
     def arrays(self):
-        """(vertices, planes, edge_data, arcs): the body as the kernels take it."""
-        return self.vertices, self.planes, self.edge_data, self.arcs
+        """(vertices, planes, edge_data, arcs, adjacency): the body as the kernels take it."""
+        return self.vertices, self.planes, self.edge_data, self.arcs, self.adjacency
 
     @property
     def normals(self):
@@ -405,7 +426,7 @@ class ConvexPolyhedron:
             raise ValueError('rotation must be a proper rotation matrix')
         out = object.__new__(ConvexPolyhedron)
         out.vertices = np.ascontiguousarray(self.vertices @ r.T + t)
-        out.faces, out.edge_data = self.faces, self.edge_data
+        out.faces, out.edge_data, out.adjacency = self.faces, self.edge_data, self.adjacency
         normals = self.normals @ r.T
         out.planes = np.ascontiguousarray(np.column_stack([normals,
                                                            self.offsets + normals @ t]))
