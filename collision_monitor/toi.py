@@ -33,7 +33,7 @@ within the horizon (so results compose with ``min``).
 Cost: most of the 2 n m quartics of a pair never need their roots.  Conservative bounds,
 each a quartic clipped by `polyroots.clip_step`, narrow or empty the search window: the
 bodies' growing reach circles (`circles_meet_time`), each vertex's entry into the other
-polygon's growing disc (`_enters_disc`, which also orders the search), and per vertex-edge
+polygon's growing disc (`_entry_times`, which also orders the search), and per vertex-edge
 pair the band of the edge's line and the edge's slab (`_event_window`).  Every event found
 shortens the window of the rest.
 """
@@ -113,29 +113,32 @@ def _event_window(f, g, k, lo, hi, ftol, gtol):
 
 
 @jit
-def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, lo, hi, tol):
+def vertex_edge_toi(j, p, q, lo, hi, tol):
     """Earliest t in [lo, hi] at which vertex j lies on segment p->q of the other polygon.
 
-    `pj, vj, aj` and `pe, ve, ae` are (n, 2) vertex kinematics of the vertex's polygon and of
-    the edge's polygon.  Returns ``(t, d)`` with d the position along the edge (0 at p,
-    1 at q), or ``(inf, nan)``.  Bezier clipping (`_event_window`) rejects most quartics,
-    or narrows [lo, hi], before the roots are isolated.
+    `j`, `p` and `q` are the kinematics of the vertex and of the edge's ends as scalar
+    tuples ``(x, y, vx, vy, ax, ay)`` (arrays passed per vertex-edge pair cost more than the
+    search they feed).  Returns ``(t, d)`` with d the position along the edge (0 at p, 1 at
+    q), or ``(inf, nan)``.  Bezier clipping (`_event_window`) rejects most quartics, or
+    narrows [lo, hi], before the roots are isolated.
     """
-    c0, c1, c2, c3, c4 = quartic_coefficients(
-        pj[j, 0], pj[j, 1], vj[j, 0], vj[j, 1], aj[j, 0], aj[j, 1],
-        pe[p, 0], pe[p, 1], ve[p, 0], ve[p, 1], ae[p, 0], ae[p, 1],
-        pe[q, 0], pe[q, 1], ve[q, 0], ve[q, 1], ae[q, 0], ae[q, 1])
-    ex = pe[q, 0] - pe[p, 0]
-    ey = pe[q, 1] - pe[p, 1]
+    jx, jy, jvx, jvy, jax, jay = j
+    px, py, pvx, pvy, pax, pay = p
+    qx, qy, qvx, qvy, qax, qay = q
+    c0, c1, c2, c3, c4 = quartic_coefficients(jx, jy, jvx, jvy, jax, jay,
+                                              px, py, pvx, pvy, pax, pay,
+                                              qx, qy, qvx, qvy, qax, qay)
+    ex = qx - px
+    ey = qy - py
     ftol = tol * np.sqrt(ex * ex + ey * ey)
     lo = clip_step(c0, c1, c2, c3, c4, lo, hi, ftol, False)
     if not lo <= hi:
         return np.inf, np.nan
-    u0x, u0y = pj[j, 0] - pe[p, 0], pj[j, 1] - pe[p, 1]
-    u1x, u1y = vj[j, 0] - ve[p, 0], vj[j, 1] - ve[p, 1]
-    u2x, u2y = 0.5 * (aj[j, 0] - ae[p, 0]), 0.5 * (aj[j, 1] - ae[p, 1])
-    w1x, w1y = ve[q, 0] - ve[p, 0], ve[q, 1] - ve[p, 1]
-    w2x, w2y = 0.5 * (ae[q, 0] - ae[p, 0]), 0.5 * (ae[q, 1] - ae[p, 1])
+    u0x, u0y = jx - px, jy - py
+    u1x, u1y = jvx - pvx, jvy - pvy
+    u2x, u2y = 0.5 * (jax - pax), 0.5 * (jay - pay)
+    w1x, w1y = qvx - pvx, qvy - pvy
+    w2x, w2y = 0.5 * (qax - pax), 0.5 * (qay - pay)
     g = _dot_coefficients(u0x, u0y, u1x, u1y, u2x, u2y, ex, ey, w1x, w1y, w2x, w2y)
     ww = _dot_coefficients(ex, ey, w1x, w1y, w2x, w2y, ex, ey, w1x, w1y, w2x, w2y)
     k = (ww[0] - g[0], ww[1] - g[1], ww[2] - g[2], ww[3] - g[3], ww[4] - g[4])
@@ -148,12 +151,12 @@ def vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, p, q, lo, hi, tol):
     n, r0, r1, r2, r3 = poly4_roots(c0, c1, c2, c3, c4, lo, hi, ftol)
     for k in range(n):
         t = r0 if k == 0 else (r1 if k == 1 else (r2 if k == 2 else r3))
-        px = _at(pe[p, 0], ve[p, 0], ae[p, 0], t)
-        py = _at(pe[p, 1], ve[p, 1], ae[p, 1], t)
-        wx = _at(pe[q, 0], ve[q, 0], ae[q, 0], t) - px
-        wy = _at(pe[q, 1], ve[q, 1], ae[q, 1], t) - py
-        ux = _at(pj[j, 0], vj[j, 0], aj[j, 0], t) - px
-        uy = _at(pj[j, 1], vj[j, 1], aj[j, 1], t) - py
+        ax = _at(px, pvx, pax, t)
+        ay = _at(py, pvy, pay, t)
+        wx = _at(qx, qvx, qax, t) - ax
+        wy = _at(qy, qvy, qay, t) - ay
+        ux = _at(jx, jvx, jax, t) - ax
+        uy = _at(jy, jvy, jay, t) - ay
         ww = wx * wx + wy * wy
         d = (ux * wx + uy * wy) / ww
         slack = tol / np.sqrt(ww)
@@ -207,13 +210,14 @@ def _reach_disc(p, v, a):
 
 
 @jit
-def _enters_disc(p, v, a, j, disc, lo, hi, tol):
-    """Lower bound in [lo, hi] on when vertex j can come within the disc (`_reach_disc`)
-    widened by tol; inf when it cannot."""
+def _entry_times(p, v, a, disc, lo, hi, tol, out):
+    """Per vertex, a lower bound in [lo, hi] on when it can come within the disc
+    (`_reach_disc`) widened by tol, inf when it cannot; written to out."""
     mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = disc
-    c = _inside_quartic(p[j, 0] - mpx, p[j, 1] - mpy, v[j, 0] - mvx, v[j, 1] - mvy,
-                        0.5 * a[j, 0] - m2x, 0.5 * a[j, 1] - m2y, r0 + tol, r1, r2)
-    return clip_step(c[0], c[1], c[2], c[3], c[4], lo, hi, 0.0, True)
+    for j in range(p.shape[0]):
+        c = _inside_quartic(p[j, 0] - mpx, p[j, 1] - mpy, v[j, 0] - mvx, v[j, 1] - mvy,
+                            0.5 * a[j, 0] - m2x, 0.5 * a[j, 1] - m2y, r0 + tol, r1, r2)
+        out[j] = clip_step(c[0], c[1], c[2], c[3], c[4], lo, hi, 0.0, True)
 
 
 @jit
@@ -224,9 +228,13 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
     first = np.inf
     edge = -1
     along = np.nan
+    vertex = (pj[j, 0], pj[j, 1], vj[j, 0], vj[j, 1], aj[j, 0], aj[j, 1])
+    end = (pe[0, 0], pe[0, 1], ve[0, 0], ve[0, 1], ae[0, 0], ae[0, 1])
     for e in range(ne):
+        start = end
         q = e + 1 if e + 1 < ne else 0
-        t, d = vertex_edge_toi(pj, vj, aj, j, pe, ve, ae, e, q, lo, hi, tol)
+        end = (pe[q, 0], pe[q, 1], ve[q, 0], ve[q, 1], ae[q, 0], ae[q, 1])
+        t, d = vertex_edge_toi(vertex, start, end, lo, hi, tol)
         if t < first:
             first, edge, along, hi = t, e, d, t
     return first, edge, along
@@ -251,10 +259,8 @@ def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, hori
     m = pb.shape[0]
     disc_a = _reach_disc(pa, va, aa)
     disc_b = _reach_disc(pb, vb, ab)
-    for j in range(n):
-        entry[0, j] = _enters_disc(pa, va, aa, j, disc_b, start, horizon, tol)
-    for j in range(m):
-        entry[1, j] = _enters_disc(pb, vb, ab, j, disc_a, start, horizon, tol)
+    _entry_times(pa, va, aa, disc_b, start, horizon, tol, entry[0])
+    _entry_times(pb, vb, ab, disc_a, start, horizon, tol, entry[1])
     best = horizon
     side = vertex = edge = -1
     along = np.nan
