@@ -70,7 +70,7 @@ def per_query(fn, items, repeat=3):
     return float(np.median(runs))
 
 
-def per_pair_batch(prepared, repeat=5):
+def per_pair_batch(prepared, repeat=15):
     """Median seconds per pair of `PolyhedronSet.contact_manifolds` over all the pairs."""
     batch = PolyhedronSet([body for pair in prepared for body in pair])
     pairs = np.arange(2 * len(prepared)).reshape(-1, 2)
@@ -121,7 +121,7 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0):
         stack_b = np.stack([b[0] for _, b in items])
         gjk_distance_batch(stack_a, stack_b)
         batch = []
-        for _ in range(5):
+        for _ in range(15):
             t = time.perf_counter()
             gjk_distance_batch(stack_a, stack_b)
             batch.append((time.perf_counter() - t) / len(items))
