@@ -13,6 +13,7 @@ from collections import deque
 import dataclasses
 import math
 import signal
+import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -412,28 +413,28 @@ class CollisionMonitorNode(LifecycleNode):
             header=header, status=[health_status(f'{self.get_name()}: monitor', stats)]))
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def main(args=None):
     """Run the node until SIGINT or SIGTERM; then zero the gate's output and exit cleanly.
 
     rclpy's own signal handler would shut the context down before we could publish the final
-    zero command, so SIGINT and SIGTERM raise KeyboardInterrupt here instead.
+    zero command, so SIGINT and SIGTERM only set a flag here, checked between callbacks.  (An
+    exception raised from the handler lands wherever the main thread is: inside rclpy taking
+    a message it came out as pybind11's "Unable to convert call argument" RuntimeError and
+    exit code 1; a tick would be cut off half way.)
     """
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
     node = CollisionMonitorNode()
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     try:
-        # a bounded wait, so that Python's signal handlers run even when no timer is armed
-        # (an unconfigured or inactive node)
-        while rclpy.ok():
+        # a bounded wait, so that the flag is seen even when no timer is armed (an
+        # unconfigured or inactive node)
+        while rclpy.ok() and not stop.is_set():
             executor.spin_once(timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
+    except ExternalShutdownException:
         pass
     finally:
         if rclpy.ok():
