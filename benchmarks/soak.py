@@ -55,7 +55,7 @@ def soak(n_bodies, rate, seconds, warmup, domain):
     pub = node.create_publisher(PoseArray, '/soak/poses', qos_profile_sensor_data)
     health = []
     node.create_subscription(DiagnosticArray, '/diagnostics',
-                             lambda m: health.extend(s for s in m.status
+                             lambda m: health.extend((time.monotonic(), s) for s in m.status
                                                      if s.name.endswith('monitor')), 10)
     rng = np.random.default_rng(0)
     side = math.sqrt(n_bodies) * 4.0  # ~4 m between bodies: a busy floor, not a pile-up
@@ -91,13 +91,18 @@ def soak(n_bodies, rate, seconds, warmup, domain):
     rclpy.shutdown()
     code = stop_node(proc)
     after = [kib for t, kib in memory if t >= warmup]
-    kv = [{k.key: k.value for k in s.values} for s in health]
+    kv = [{k.key: k.value for k in s.values} for _, s in health]
+    # ticks per second while the node was up (its start-up, seconds on a loaded host, is
+    # not the node failing to tick)
+    span = health[-1][0] - health[0][0] if len(health) > 1 else 0.0
+    tick_rate = (int(kv[-1]['ticks']) - int(kv[0]['ticks'])) / span if span > 0 else 0.0
     p99 = [float(v['tick_ms_p99']) for v in kv]
     return {
         'bodies': n_bodies, 'rate_hz': rate, 'seconds': seconds, 'exit_code': code,
         'rss_kib_start': after[0] if after else None, 'rss_kib_end': after[-1] if after else None,
         'rss_growth_pct': 100.0 * (after[-1] - after[0]) / after[0] if len(after) > 1 else None,
         'ticks': int(kv[-1]['ticks']) if kv else 0,
+        'tick_rate_hz': tick_rate,
         'overruns': int(kv[-1]['overruns']) if kv else 0,
         'tick_ms_p50_median': float(np.median([float(v['tick_ms_p50']) for v in kv]))
         if kv else None,
