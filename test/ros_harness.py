@@ -100,9 +100,14 @@ class Harness:
         """The node's output so far."""
         return self.log_path.read_text() if self.log_path.exists() else ''
 
-    def close(self):
-        """Stop both; remember the node's exit code."""
+    def stop_node(self):
+        """SIGINT the node under test and remember its exit code (the test node stays up)."""
         self.exit_code = stop_node(self.proc)
+
+    def close(self):
+        """Stop both; remember the node's exit code.  No other thread may be using the test
+        node: destroying it under a publishing thread aborts the process."""
+        self.stop_node()
         self.node.destroy_node()
         rclpy.shutdown(context=self.context)
 
