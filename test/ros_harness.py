@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """A test-side rclpy node in a context of its own, and the node under test as a process."""
 
+import gc
 import itertools
 import math
 import os
@@ -15,6 +16,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from collision_monitor.launcher import start_node, stop_node
 
 _domains = itertools.count(1)
+_names = itertools.count()
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -62,7 +64,10 @@ class Harness:
         self.proc = start_node(params, self.domain, parameters, self.log_path)
         self.context = rclpy.Context()
         rclpy.init(context=self.context, domain_id=self.domain)
-        self.node = rclpy.create_node('harness', context=self.context)
+        # A name of its own and no rosout: two harnesses alive at once in this process
+        # (a module's and a test's) would share rcl's process-wide rosout entry for one name.
+        self.node = rclpy.create_node(f'harness_{next(_names)}', context=self.context,
+                                      enable_rosout=False)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.exit_code = None
@@ -106,10 +111,18 @@ class Harness:
 
     def close(self):
         """Stop both; remember the node's exit code.  No other thread may be using the test
-        node: destroying it under a publishing thread aborts the process."""
+        node: destroying it under a publishing thread aborts the process.
+
+        Everything rclpy made is released here, in order (executor, node, context), and the
+        cycles among the Python objects are collected now, not by a garbage collection in
+        some later test.  (Fresh-clone CI runs aborted twice at the call of a later,
+        ROS-free test with no Python frame on the stack, which is where a collection
+        finalising C++ handles would abort; not reproduced on demand.)"""
         self.stop_node()
+        self.executor.shutdown()
         self.node.destroy_node()
         rclpy.shutdown(context=self.context)
+        gc.collect()
 
 
 def active_harness(params, tmp_path):
