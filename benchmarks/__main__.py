@@ -260,44 +260,55 @@ def plot(det_rows, path_time, path_speed):
 
 
 def format_3d(rows3d):
-    """The 3D section of the report, as lines."""
+    """The 3D section of the report, as lines (rows from `benchmarks.bench3d.run`)."""
     lines = ['', '## 3D convex polyhedra (per query, Python call included)', '',
              'Random hulls of n points on a sphere at random offsets (the share in contact '
              'is in the second table). Ours: GJK (`convex_polyhedra_intersect`, '
              '`gjk_distance` on raw arrays, checked each call; the `intersects` and `distance` '
              'methods of `ConvexPolyhedron`, prepared once like fcl\'s objects; '
              '`gjk_distance_batch`, many pairs per call); python-fcl: `collide` and `distance` '
-             'with nearest points on Convex objects.', '',
+             'with nearest points on Convex objects. Every measure runs once per round, in '
+             'turn, over several rounds; times are medians over the rounds and a ratio is the '
+             'median of fcl time / ours within each round (both under the same load).', '',
              '| vertices | ours intersect us (raw, prepared) | fcl collide us | ratio (prepared) '
              '| ours distance us (raw, prepared) | ours batch distance us | fcl distance us | '
              'ratio (prepared, batch) | disagree |',
              '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
-    for n, oi, od, om, fc, fd, dis, ob, *_, pi, pd, _, _ in rows3d:
-        lines.append(f'| {n} | {oi * 1e6:.1f}, {pi * 1e6:.1f} | {fc * 1e6:.1f} | '
-                     f'{fc / pi:.1f}x | {od * 1e6:.1f}, {pd * 1e6:.1f} | {ob * 1e6:.2f} | '
-                     f'{fd * 1e6:.1f} | {fd / pd:.1f}x, {fd / ob:.1f}x | {dis} |')
+    for r in rows3d:
+        lines.append(
+            f'| {r["n"]} | {r["intersect_raw"] * 1e6:.1f}, {r["intersect"] * 1e6:.1f} | '
+            f'{r["fcl_collide"] * 1e6:.1f} | {r["ratio_intersect"]:.1f}x | '
+            f'{r["distance_raw"] * 1e6:.1f}, {r["distance"] * 1e6:.1f} | '
+            f'{r["distance_batch"] * 1e6:.2f} | {r["fcl_distance"] * 1e6:.1f} | '
+            f'{r["ratio_distance"]:.1f}x, {r["ratio_distance_batch"]:.1f}x | '
+            f'{r["disagree"]} |')
     lines += ['', 'Contacts: ours is the full manifold (Baraff\'s plane over face and '
               'Minkowski-face edge-edge axes, stopping at the first axis wider than eps, GJK '
               'only when the gap is in (0, eps], then the clipped polygon): from raw arrays '
-              '(each call checks both meshes), on `ConvexPolyhedron` objects checked once, and '
-              'per pair of one `PolyhedronSet.contact_manifolds` call over all pairs (parallel '
-              'over the pairs, the batch API). fcl: `collide` with `enable_contact` (one '
-              'contact point and normal per convex pair).', '',
+              '(each call checks both meshes; one pass, outside the rounds), on '
+              '`ConvexPolyhedron` objects checked once, and per pair of one '
+              '`PolyhedronSet.contact_manifolds` call over all pairs (parallel over the pairs, '
+              'the batch API). fcl: `collide` with `enable_contact` (one contact point and '
+              'normal per convex pair).', '',
               '| vertices | pairs in contact | ours manifold us: raw, prepared, batch | '
               'fcl collide + contacts us | ratio (prepared, batch) |',
               '| ---: | ---: | ---: | ---: | ---: |']
-    for n, _, _, om, _, _, _, _, op, fcc, share, _, _, _, _, ob, _ in rows3d:
-        lines.append(f'| {n} | {share:.0%} | {om * 1e6:.0f}, {op * 1e6:.1f}, {ob * 1e6:.1f} | '
-                     f'{fcc * 1e6:.1f} | {fcc / op:.2f}x, {fcc / ob:.2f}x |')
+    for r in rows3d:
+        lines.append(
+            f'| {r["n"]} | {r["in_contact"]:.0%} | {r["manifold_raw"] * 1e6:.0f}, '
+            f'{r["manifold"] * 1e6:.1f}, {r["manifold_batch"] * 1e6:.1f} | '
+            f'{r["fcl_contacts"] * 1e6:.1f} | {r["ratio_manifold"]:.2f}x, '
+            f'{r["ratio_manifold_batch"]:.2f}x |')
     lines += ['', 'Resting contact (b slid to touch a along a random direction, then 1 mm in; '
               'every pair in contact):', '',
               '| vertices | ours manifold us: prepared, batch | fcl collide + contacts us | '
               'ratio (prepared, batch) |',
               '| ---: | ---: | ---: | ---: |']
-    for n, *_, rest_ours, rest_fcl, _, _, _, rest_batch in rows3d:
-        lines.append(f'| {n} | {rest_ours * 1e6:.1f}, {rest_batch * 1e6:.1f} | '
-                     f'{rest_fcl * 1e6:.1f} | {rest_fcl / rest_ours:.2f}x, '
-                     f'{rest_fcl / rest_batch:.2f}x |')
+    for r in rows3d:
+        lines.append(
+            f'| {r["n"]} | {r["resting"] * 1e6:.1f}, {r["resting_batch"] * 1e6:.1f} | '
+            f'{r["fcl_resting"] * 1e6:.1f} | {r["ratio_resting"]:.2f}x, '
+            f'{r["ratio_resting_batch"]:.2f}x |')
     return lines
 
 

@@ -59,97 +59,115 @@ def resting_pairs(n_vertices, count, rng, depth=1e-3):
     return out
 
 
-def per_query(fn, items, repeat=3):
-    """Median over repeats of the mean seconds per call."""
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for item in items:
-            fn(*item)
-        runs.append((time.perf_counter() - t) / len(items))
-    return float(np.median(runs))
+def seconds(fn):
+    """Seconds one call of fn() takes."""
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
 
 
-def per_pair_batch(prepared, repeat=15):
-    """Median seconds per pair of `PolyhedronSet.contact_manifolds` over all the pairs."""
-    batch = PolyhedronSet([body for pair in prepared for body in pair])
-    pairs = np.arange(2 * len(prepared)).reshape(-1, 2)
-    batch.contact_manifolds(pairs, 1e-6)
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        batch.contact_manifolds(pairs, 1e-6)
-        runs.append((time.perf_counter() - t) / len(prepared))
-    return float(np.median(runs))
+def mean_seconds(fn, items):
+    """Mean seconds per call of fn over items, one pass."""
+    t = time.perf_counter()
+    for item in items:
+        fn(*item)
+    return (time.perf_counter() - t) / len(items)
 
 
-def run(sizes=(8, 16, 32, 64), count=200, seed=0):
-    """Rows: (vertices, ours intersect, ours distance, ours manifold, fcl collide,
-    fcl distance, disagreements on intersect, ours batch distance per pair, ours manifold on
-    prepared bodies, fcl collide with contacts, fraction of pairs in contact, ours manifold
-    and fcl collide with contacts on pairs in resting contact, ours intersect and distance on
-    prepared bodies, ours batch manifold per pair on the random and the resting pairs)."""
+def interleaved(measures, rounds):
+    """Run every measure once per round, in turn, so ours and fcl's see the same load on a
+    shared machine; return each measure's median seconds per query and the per-round values.
+    """
+    runs = {name: [] for name in measures}
+    for _ in range(rounds):
+        for name, measure in measures.items():
+            runs[name].append(measure())
+    return {name: float(np.median(r)) for name, r in runs.items()}, runs
+
+
+def ratio(runs, peer, ours):
+    """Median over rounds of peer time / our time within the round (same load for both)."""
+    return float(np.median(np.array(runs[peer]) / np.array(runs[ours])))
+
+
+def fcl_objects(meshes):
+    """python-fcl Convex objects, one per (vertices, triangles) mesh, at the identity."""
     import fcl
+    out = []
+    for v, f in meshes:
+        faces = np.hstack([np.full((len(f), 1), 3), f]).ravel().astype(np.int32)
+        out.append(fcl.CollisionObject(fcl.Convex(v, len(f), faces), fcl.Transform()))
+    return out
+
+
+def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
+    """One dict per size: median seconds per query of each measure (keys as below), the
+    per-round ratios' medians against fcl (`ratio_*`), disagreements on intersect with fcl
+    and the share of the random pairs in contact."""
+    import fcl
+
+    def fcl_collide(a, b):
+        return fcl.collide(a, b, fcl.CollisionRequest(), fcl.CollisionResult())
+
+    def fcl_contacts(a, b):
+        return fcl.collide(a, b, fcl.CollisionRequest(num_max_contacts=100,
+                                                      enable_contact=True),
+                           fcl.CollisionResult())
+
+    def fcl_distance(a, b):
+        return fcl.distance(a, b, fcl.DistanceRequest(enable_nearest_points=True),
+                            fcl.DistanceResult())
+
+    def batch_manifolds(prepared):
+        bodies = PolyhedronSet([body for pair in prepared for body in pair])
+        index = np.arange(2 * len(prepared)).reshape(-1, 2)
+        bodies.contact_manifolds(index, 1e-6)
+        return lambda: seconds(lambda: bodies.contact_manifolds(index, 1e-6)) / len(prepared)
+
     rng = np.random.default_rng(seed)
     rows = []
     for n in sizes:
         items = pairs(n, count, rng)
-        fcl_items = []
-        for (va, fa), (vb, fb) in items:
-            objs = []
-            for v, f in ((va, fa), (vb, fb)):
-                faces = np.hstack([np.full((len(f), 1), 3), f]).ravel().astype(np.int32)
-                objs.append(fcl.CollisionObject(fcl.Convex(v, len(f), faces), fcl.Transform()))
-            fcl_items.append(objs)
-
-        def fcl_collide(a, b):
-            return fcl.collide(a, b, fcl.CollisionRequest(), fcl.CollisionResult())
-
-        def fcl_contacts(a, b):
-            return fcl.collide(a, b, fcl.CollisionRequest(num_max_contacts=100,
-                                                          enable_contact=True),
-                               fcl.CollisionResult())
-
-        def fcl_distance(a, b):
-            return fcl.distance(a, b, fcl.DistanceRequest(enable_nearest_points=True),
-                                fcl.DistanceResult())
-
-        ours_hit = [convex_polyhedra_intersect(a[0], b[0]) for a, b in items]
-        fcl_hit = [bool(fcl_collide(*o)) for o in fcl_items]
-        disagree = sum(x != y for x, y in zip(ours_hit, fcl_hit))
+        fcl_items = [fcl_objects(pair) for pair in items]
+        resting = resting_pairs(n, count // 2, rng)
+        resting_fcl = [fcl_objects(pair) for pair in resting]
+        prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in items]
+        resting_prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in resting]
         stack_a = np.stack([a[0] for a, _ in items])
         stack_b = np.stack([b[0] for _, b in items])
         gjk_distance_batch(stack_a, stack_b)
-        batch = []
-        for _ in range(15):
-            t = time.perf_counter()
-            gjk_distance_batch(stack_a, stack_b)
-            batch.append((time.perf_counter() - t) / len(items))
-        prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in items]
-        resting = resting_pairs(n, count // 2, rng)
-        resting_prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in resting]
-        resting_fcl = [[fcl.CollisionObject(fcl.Convex(v, len(f), np.hstack(
-            [np.full((len(f), 1), 3), f]).ravel().astype(np.int32)), fcl.Transform())
-            for v, f in pair] for pair in resting]
-        in_contact = np.mean([a.contact_manifold(b, 1e-6) is not None for a, b in prepared])
-        rows.append((
-            n,
-            per_query(lambda a, b: convex_polyhedra_intersect(a[0], b[0]), items),
-            per_query(lambda a, b: gjk_distance(a[0], b[0]), items),
-            per_query(lambda a, b: contact_manifold(a[0], a[1], b[0], b[1], 1e-6), items,
-                      repeat=1),
-            per_query(fcl_collide, fcl_items),
-            per_query(fcl_distance, fcl_items),
-            disagree,
-            float(np.median(batch)),
-            per_query(lambda a, b: a.contact_manifold(b, 1e-6), prepared),
-            per_query(fcl_contacts, fcl_items),
-            float(in_contact),
-            per_query(lambda a, b: a.contact_manifold(b, 1e-6), resting_prepared),
-            per_query(fcl_contacts, resting_fcl),
-            per_query(lambda a, b: a.intersects(b), prepared),
-            per_query(lambda a, b: a.distance(b), prepared),
-            per_pair_batch(prepared),
-            per_pair_batch(resting_prepared),
-        ))
+        ours_hit = [convex_polyhedra_intersect(a[0], b[0]) for a, b in items]
+        fcl_hit = [bool(fcl_collide(*o)) for o in fcl_items]
+        measures = {
+            'intersect_raw': lambda: mean_seconds(
+                lambda a, b: convex_polyhedra_intersect(a[0], b[0]), items),
+            'intersect': lambda: mean_seconds(lambda a, b: a.intersects(b), prepared),
+            'fcl_collide': lambda: mean_seconds(fcl_collide, fcl_items),
+            'distance_raw': lambda: mean_seconds(lambda a, b: gjk_distance(a[0], b[0]),
+                                                 items),
+            'distance': lambda: mean_seconds(lambda a, b: a.distance(b), prepared),
+            'distance_batch': lambda: seconds(
+                lambda: gjk_distance_batch(stack_a, stack_b)) / count,
+            'fcl_distance': lambda: mean_seconds(fcl_distance, fcl_items),
+            'manifold': lambda: mean_seconds(lambda a, b: a.contact_manifold(b, 1e-6),
+                                             prepared),
+            'manifold_batch': batch_manifolds(prepared),
+            'fcl_contacts': lambda: mean_seconds(fcl_contacts, fcl_items),
+            'resting': lambda: mean_seconds(lambda a, b: a.contact_manifold(b, 1e-6),
+                                            resting_prepared),
+            'resting_batch': batch_manifolds(resting_prepared),
+            'fcl_resting': lambda: mean_seconds(fcl_contacts, resting_fcl),
+        }
+        medians, runs = interleaved(measures, rounds)
+        row = dict(medians, n=n, disagree=sum(x != y for x, y in zip(ours_hit, fcl_hit)),
+                   in_contact=float(np.mean([a.contact_manifold(b, 1e-6) is not None
+                                             for a, b in prepared])),
+                   manifold_raw=mean_seconds(
+                       lambda a, b: contact_manifold(a[0], a[1], b[0], b[1], 1e-6), items))
+        for ours, peer in (('intersect', 'fcl_collide'), ('distance', 'fcl_distance'),
+                           ('distance_batch', 'fcl_distance'), ('manifold', 'fcl_contacts'),
+                           ('manifold_batch', 'fcl_contacts'), ('resting', 'fcl_resting'),
+                           ('resting_batch', 'fcl_resting')):
+            row[f'ratio_{ours}'] = ratio(runs, peer, ours)
+        rows.append(row)
     return rows
