@@ -6,7 +6,7 @@ import numba
 import numpy as np
 
 from .broadphase import grid_pairs, GridWorkspace
-from .constants import FLOAT, INDEX, MAX_COORDINATE
+from .constants import FLOAT, INDEX, MAX_COORDINATE, set_kernel_threads
 from .geometry2d.contact import Contact
 from .geometry2d.primitives import centroid
 from .geometry2d.validation import (is_convex, polygon_orientation, rows_finite_extent,
@@ -505,7 +505,7 @@ class CollisionWorld:
         """Before a tick: the packed arrays, and this world's thread count for the kernels
         (numba's setting is per calling thread)."""
         if self.threads:
-            numba.set_num_threads(max(1, min(int(self.threads), numba.config.NUMBA_NUM_THREADS)))
+            set_kernel_threads(self.threads)
         self._pack()
 
     def _pack(self):

@@ -3,6 +3,7 @@
 """3D library against independent references: scipy linprog/ConvexHull, brute force."""
 
 from hypothesis import given, strategies as st
+import numba
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize
@@ -15,6 +16,7 @@ from collision_monitor.geometry3d import (
     obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron, segment_distance,
     separating_plane, sphere_contact, spheres_overlap, triangle_intersection)
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
+from collision_monitor.constants import PARALLEL_WORK
 from collision_monitor.geometry3d.bounding import Sphere
 from collision_monitor.geometry3d.manifold import clip_convex, hull2
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
@@ -374,6 +376,21 @@ def test_polyhedron_set_matches_one_pair_at_a_time():
             assert np.array_equal(points[p, :counts[p]], one[0])
             assert np.array_equal(normals[p], one[1]) and depths[p] == one[2]
         assert distance[p] == bodies[i].distance(bodies[j])[0]
+    # the same on one thread, and on a query too small to go parallel; numba's thread
+    # setting is left as it was
+    before = numba.get_num_threads()
+    small = slice(200, 210)
+    assert (len(pairs[small]) * batch.most_vertices < PARALLEL_WORK
+            <= len(pairs) * batch.most_vertices)
+    for threads, part in ((1, slice(None)), (None, small)):
+        batch.threads = threads
+        n2, p2, u2, d2 = batch.contact_manifolds(pairs[part], 1e-6)
+        assert np.array_equal(n2, counts[part]) and np.array_equal(u2, normals[part])
+        assert np.array_equal(d2, depths[part])
+        for q, p in enumerate(range(len(pairs))[part]):
+            assert np.array_equal(p2[q, :n2[q]], points[p, :counts[p]])
+        assert np.array_equal(batch.distances(pairs[part])[0], distance[part])
+        assert numba.get_num_threads() == before
     with pytest.raises(ValueError, match='pairs'):
         batch.distances([[0, len(bodies)]])
 

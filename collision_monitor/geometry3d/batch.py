@@ -13,7 +13,7 @@ import numpy as np
 
 from .gjk import gjk_kernel
 from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
-from ..constants import FLOAT, INDEX, jit, jit_parallel
+from ..constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 
 @jit
@@ -59,6 +59,13 @@ class PolyhedronSet:
     polyhedra : sequence of ConvexPolyhedron
 
     Queries take ``pairs``, a (P, 2) array_like of body indices into `polyhedra`.
+
+    Attributes
+    ----------
+    threads : int or None
+        Most threads of a query (capped at numba's); None for numba's current setting.  A
+        query of fewer than `constants.PARALLEL_WORK` pairs x vertices runs on one thread,
+        whatever this says.
     """
 
     def __init__(self, polyhedra):
@@ -78,6 +85,7 @@ class PolyhedronSet:
         self.adjacency, self.astart = pack([b.adjacency for b in bodies])
         self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
         self.most_vertices = max(len(b.vertices) for b in bodies)
+        self.threads = None
 
     def __len__(self):
         return self.vstart.shape[0] - 1
@@ -110,9 +118,10 @@ class PolyhedronSet:
         points = np.empty((n, 2 * self.most_vertices, 3), FLOAT)
         normals = np.zeros((n, 3), FLOAT)
         depths = np.zeros(n, FLOAT)
-        _manifolds_kernel(self.vertices, self.vstart, self.planes, self.fstart, self.edges,
-                          self.arcs, self.estart, self.adjacency, self.astart, self.tolerance,
-                          arr, float(eps), counts, points, normals, depths)
+        call_parallel(_manifolds_kernel, n * self.most_vertices, self.threads,
+                      self.vertices, self.vstart, self.planes, self.fstart,
+                  self.edges, self.arcs, self.estart, self.adjacency, self.astart,
+                  self.tolerance, arr, float(eps), counts, points, normals, depths)
         return counts, points, normals, depths
 
     def distances(self, pairs):
@@ -123,5 +132,6 @@ class PolyhedronSet:
         distance = np.empty(n, FLOAT)
         pa = np.empty((n, 3), FLOAT)
         pb = np.empty((n, 3), FLOAT)
-        _distances_kernel(self.vertices, self.vstart, arr, distance, pa, pb)
+        call_parallel(_distances_kernel, n * self.most_vertices, self.threads, self.vertices,
+                      self.vstart, arr, distance, pa, pb)
         return distance, pa, pb

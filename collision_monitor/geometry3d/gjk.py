@@ -13,7 +13,7 @@ carry over to the witness points on A and B.
 import numpy as np
 
 from .validation import as_points3
-from ..constants import DBL_EPS, jit
+from ..constants import call_parallel, DBL_EPS, jit
 
 MAX_ITER = 128
 
@@ -266,6 +266,8 @@ def gjk_distance_batch(va, vb):
     Returns
     -------
     distance : (p,) float64, pa : (p, 3) float64, pb : (p, 3) float64
+
+    Parallel over the pairs from `constants.PARALLEL_WORK` pairs x vertices on.
     """
     a = np.ascontiguousarray(va, dtype=np.float64)
     b = np.ascontiguousarray(vb, dtype=np.float64)
@@ -276,7 +278,8 @@ def gjk_distance_batch(va, vb):
     dist = np.empty(a.shape[0])
     pa = np.empty((a.shape[0], 3))
     pb = np.empty((a.shape[0], 3))
-    _gjk_batch(a, b, dist, pa, pb)
+    call_parallel(_gjk_batch, a.shape[0] * max(a.shape[1], b.shape[1]), None,
+                  a, b, dist, pa, pb)
     if np.isnan(dist).any():
         raise ValueError('va and vb must be finite')
     return dist, pa, pb
