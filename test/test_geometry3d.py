@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
+from scipy.spatial.transform import Rotation
 
 from collision_monitor.geometry3d import (
     ConvexPolyhedron, PolyhedronSet, aabb, aabbs_overlap, bounding_sphere, capsule,
@@ -393,6 +394,40 @@ def test_polyhedron_set_matches_one_pair_at_a_time():
         assert numba.get_num_threads() == before
     with pytest.raises(ValueError, match='pairs'):
         batch.distances([[0, len(bodies)]])
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_a_manifold_exists_exactly_when_the_bodies_are_within_eps(seed):
+    """Against the QP distance, on pairs placed tip to tip where their bounding spheres
+    touch (the edge of the sphere early-out: each body's farthest vertex from its sphere's
+    centre faces the other), one at a time and in a batch."""
+    rng = np.random.default_rng(40 + seed)
+    bodies, pairs, expected, eps = [], [], [], float([0.0, 0.05, 0.2][seed])
+
+    def tip(body):
+        offsets = body.vertices - body.centre
+        far = offsets[np.argmax(np.linalg.norm(offsets, axis=1))]
+        return far / np.linalg.norm(far)
+
+    while len(expected) < 20:
+        a = ConvexPolyhedron(*random_convex(rng, n=10))
+        b = ConvexPolyhedron(*random_convex(rng, n=10))
+        direction = tip(a)
+        turn = Rotation.align_vectors([-direction], [tip(b)])[0].as_matrix()
+        b = b.moved(turn, np.zeros(3))
+        gap = (a.radius + b.radius + eps) * rng.uniform(0.96, 1.03)
+        b = b.moved(np.eye(3), np.asarray(a.centre) + gap * direction - b.centre)
+        d = qp_distance(a.vertices, b.vertices)  # overlapping: 0 to about 1e-8
+        if abs(d - eps) < 1e-6 and d > 1e-6:
+            continue  # too close to eps for the QP to settle
+        apart = d > eps + 1e-6
+        assert (a.contact_manifold(b, eps) is None) == apart, (d, eps)
+        bodies += [a, b]
+        pairs.append((len(bodies) - 2, len(bodies) - 1))
+        expected.append(apart)
+    counts = PolyhedronSet(bodies).contact_manifolds(pairs, eps)[0]
+    assert np.array_equal(counts == 0, expected)
+    assert 2 <= sum(expected) <= 18, sum(expected)  # both kinds
 
 
 def test_manifold_within_eps_only():

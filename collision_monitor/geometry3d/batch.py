@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from .gjk import gjk_kernel
-from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
+from .separating_plane import contact_manifold_kernel, ConvexPolyhedron, spheres_apart
 from ..constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 
@@ -26,14 +26,17 @@ def _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, asta
 
 @jit_parallel
 def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart,
-                      tolerance, pairs, eps, counts, points, normals, depths):
+                      tolerance, centres, radii, pairs, eps, counts, points, normals, depths):
     for p in numba.prange(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
+        tol = max(tolerance[i], tolerance[j])
+        if spheres_apart(centres[i], radii[i], centres[j], radii[j], eps + tol):
+            continue  # counts, normals and depths are zero already
         count, nx, ny, nz, depth = contact_manifold_kernel(
             _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, i),
             _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, j),
-            eps, max(tolerance[i], tolerance[j]), points[p])
+            eps, tol, points[p])
         counts[p] = count
         normals[p, 0] = nx
         normals[p, 1] = ny
@@ -84,6 +87,8 @@ class PolyhedronSet:
         self.arcs = np.ascontiguousarray(np.concatenate([b.arcs for b in bodies]))
         self.adjacency, self.astart = pack([b.adjacency for b in bodies])
         self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
+        self.centres = np.array([b.centre for b in bodies], FLOAT)
+        self.radii = np.array([b.radius for b in bodies], FLOAT)
         self.most_vertices = max(len(b.vertices) for b in bodies)
         self.threads = None
 
@@ -118,10 +123,10 @@ class PolyhedronSet:
         points = np.empty((n, 2 * self.most_vertices, 3), FLOAT)
         normals = np.zeros((n, 3), FLOAT)
         depths = np.zeros(n, FLOAT)
-        call_parallel(_manifolds_kernel, n * self.most_vertices, self.threads,
-                      self.vertices, self.vstart, self.planes, self.fstart,
-                  self.edges, self.arcs, self.estart, self.adjacency, self.astart,
-                  self.tolerance, arr, float(eps), counts, points, normals, depths)
+        call_parallel(_manifolds_kernel, n * self.most_vertices, self.threads, self.vertices,
+                      self.vstart, self.planes, self.fstart, self.edges, self.arcs, self.estart,
+                      self.adjacency, self.astart, self.tolerance, self.centres, self.radii,
+                      arr, float(eps), counts, points, normals, depths)
         return counts, points, normals, depths
 
     def distances(self, pairs):

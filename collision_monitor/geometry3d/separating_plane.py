@@ -11,10 +11,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .bounding import bounding_sphere
 from .gjk import gjk_kernel
 from .manifold import manifold_kernel
 from .validation import convex_mesh, mesh_tolerance
-from ..constants import jit
+from ..constants import jit, jit_inline
 
 DEGENERATE_TOL = 1e-9
 """Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one
@@ -313,22 +314,43 @@ def plane_through_gap(a, b, tol, stop_above):
 @jit
 def contact_manifold_kernel(a, b, eps, tol, out):
     """`contact_manifold` on prepared arrays: ``(count, nx, ny, nz, depth)`` with the points
-    in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart or share
-    no point of the manifold.
+    in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart or (when
+    they meet) share no point of the manifold.
 
     A gap along any axis is at most the distance, so the plane search stops at the first axis
     wider than eps; a best gap <= 0 means the bodies meet (the separating axis theorem); only
-    a gap in (0, eps] leaves the distance open, and GJK settles it.
+    a gap in (0, eps] leaves the distance open, and GJK settles it.  Bodies apart by at most
+    eps whose near features do not face each other across the plane (two corners or edges
+    off to the side of one another: the projected hulls miss) get one point, the midpoint of
+    their closest points.
     """
     gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
     if gap > eps:
         return 0, 0.0, 0.0, 0.0, 0.0
-    if gap > 0.0 and gjk_kernel(a[0], b[0])[0] > eps:
-        return 0, 0.0, 0.0, 0.0, 0.0
+    mid_x = mid_y = mid_z = 0.0
+    if gap > 0.0:
+        distance, ax, ay, az, bx, by, bz, _ = gjk_kernel(a[0], b[0])
+        if distance > eps:
+            return 0, 0.0, 0.0, 0.0, 0.0
+        mid_x, mid_y, mid_z = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     depth = max(0.0, -gap)
     count = manifold_kernel(a[0], b[0], px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
                             DEGENERATE_TOL, out)
+    if count == 0 and gap > 0.0:
+        out[0, 0] = mid_x
+        out[0, 1] = mid_y
+        out[0, 2] = mid_z
+        count = 1
     return count, nx, ny, nz, depth
+
+
+@jit_inline
+def spheres_apart(ca, ra, cb, rb, gap):
+    """True when spheres (ca, ra) and (cb, rb) are more than `gap` apart: |ca - cb| > ra + rb
+    + gap, compared squared (centres as 3-tuples or arrays, metres)."""
+    dx, dy, dz = ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]
+    reach = ra + rb + gap
+    return dx * dx + dy * dy + dz * dz > reach * reach
 
 
 def _edges(faces):
@@ -386,9 +408,13 @@ class ConvexPolyhedron:
     arcs : (E, 9) the edges' Gauss-map arcs (`edge_arcs`).
     adjacency : the neighbours of each vertex (`vertex_adjacency`).
     tolerance : length tolerance of the mesh (`validation.mesh_tolerance`).
+    centre, radius : a sphere holding every vertex (Ritter's): two bodies whose spheres are
+        more than eps (plus the tolerances) apart have no manifold, decided without the
+        plane search.
     """
 
-    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'adjacency', 'tolerance')
+    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'adjacency', 'tolerance',
+                 'centre', 'radius')
 
     def __init__(self, vertices, faces, name='polyhedron'):
         self.vertices, self.faces, normals, offsets = convex_mesh(vertices, faces, name)
@@ -397,6 +423,8 @@ class ConvexPolyhedron:
         self.arcs = edge_arcs(normals, self.edge_data)
         self.adjacency = vertex_adjacency(len(self.vertices), self.edge_data)
         self.tolerance = mesh_tolerance(self.vertices)
+        sphere = bounding_sphere(self.vertices)
+        self.centre, self.radius = tuple(map(float, sphere.centre)), sphere.radius
 
     @property
     def arrays(self):
@@ -432,6 +460,7 @@ class ConvexPolyhedron:
                                                            self.offsets + normals @ t]))
         out.arcs = np.ascontiguousarray((self.arcs.reshape(-1, 3, 3) @ r.T).reshape(-1, 9))
         out.tolerance = mesh_tolerance(out.vertices)
+        out.centre, out.radius = tuple(map(float, r @ self.centre + t)), self.radius
         return out
 
     def intersects(self, other):
@@ -457,9 +486,12 @@ class ConvexPolyhedron:
         `contact_manifold`."""
         if not eps >= 0.0:
             raise ValueError(f'eps must be >= 0, got {eps}')
+        tol = max(self.tolerance, other.tolerance)
+        if spheres_apart(self.centre, self.radius, other.centre, other.radius, eps + tol):
+            return None
         out = np.empty((self.vertices.shape[0] + other.vertices.shape[0], 3))
         count, nx, ny, nz, depth = contact_manifold_kernel(
-            self.arrays, other.arrays, float(eps), max(self.tolerance, other.tolerance), out)
+            self.arrays, other.arrays, float(eps), tol, out)
         if count == 0:
             return None
         return out[:count], np.array([nx, ny, nz]), depth
@@ -505,7 +537,9 @@ def contact_manifold(va, fa, vb, fb, eps):
     -------
     None when the bodies are more than `eps` apart; otherwise ``(points, normal, depth)``:
     the contact points (k, 3) on the mid-plane, the unit normal from a to b and the
-    penetration depth (>= 0).
+    penetration depth (>= 0).  Bodies apart by at most eps whose near features miss each
+    other across the plane (corner off to the side of corner) get one point: the midpoint of
+    their closest points.
 
     Notes
     -----
