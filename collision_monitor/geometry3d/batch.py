@@ -11,8 +11,9 @@ kernel reaches body k as ``vertices[vstart[k]:vstart[k + 1]]`` and so on.  Its q
 import numba
 import numpy as np
 
+from .bounding import spheres_apart
 from .gjk import gjk_kernel
-from .separating_plane import contact_manifold_kernel, ConvexPolyhedron, spheres_apart
+from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
 from ..constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 

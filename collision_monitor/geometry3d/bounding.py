@@ -11,7 +11,7 @@ import numpy as np
 
 from .distance import segment_distance_kernel
 from .validation import as_points3, as_vector
-from ..constants import jit
+from ..constants import jit, jit_inline
 
 
 class Sphere(NamedTuple):
@@ -99,10 +99,19 @@ def bounding_sphere(points, method='ritter'):
     return Sphere(c, float(np.max(np.linalg.norm(pts - c, axis=1))))
 
 
+@jit_inline
+def spheres_apart(ca, ra, cb, rb, gap):
+    """True when spheres (ca, ra) and (cb, rb) are more than `gap` apart: |ca - cb| > ra + rb
+    + gap, compared squared (centres as 3-tuples or arrays, metres)."""
+    dx, dy, dz = ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]
+    reach = ra + rb + gap
+    return dx * dx + dy * dy + dz * dz > reach * reach
+
+
 def spheres_overlap(a, b):
     """True when ``|c_a - c_b| <= r_a + r_b`` (compared squared, as the slides advise)."""
-    d = np.asarray(a.centre) - np.asarray(b.centre)
-    return bool(d @ d <= (a.radius + b.radius) ** 2)
+    return not spheres_apart(as_vector(a.centre, 'a.centre'), float(a.radius),
+                             as_vector(b.centre, 'b.centre'), float(b.radius), 0.0)
 
 
 def sphere_contact(a, b):

@@ -11,11 +11,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bounding import bounding_sphere
+from .bounding import bounding_sphere, spheres_apart
 from .gjk import gjk_kernel
 from .manifold import manifold_kernel
 from .validation import convex_mesh, mesh_tolerance
-from ..constants import jit, jit_inline
+from ..constants import jit
 
 DEGENERATE_TOL = 1e-9
 """Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one
@@ -342,15 +342,6 @@ def contact_manifold_kernel(a, b, eps, tol, out):
         out[0, 2] = mid_z
         count = 1
     return count, nx, ny, nz, depth
-
-
-@jit_inline
-def spheres_apart(ca, ra, cb, rb, gap):
-    """True when spheres (ca, ra) and (cb, rb) are more than `gap` apart: |ca - cb| > ra + rb
-    + gap, compared squared (centres as 3-tuples or arrays, metres)."""
-    dx, dy, dz = ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]
-    reach = ra + rb + gap
-    return dx * dx + dy * dy + dz * dz > reach * reach
 
 
 def _edges(faces):
