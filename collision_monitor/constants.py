@@ -45,7 +45,6 @@ caller's IR."""
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
 
-
 PARALLEL_WORK = 1024
 """Work (items times vertices per item) from which `call_parallel` uses more than one thread:
 about 0.15 ms of one thread's work on 3D hull pairs.  Below it one thread is about as fast on
@@ -74,6 +73,7 @@ def set_kernel_threads(threads):
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     return previous
+
 
 MAX_COORDINATE = 1e9
 """Largest |x| or |y| of a pose (m): farther is refused, beyond any map and where the
