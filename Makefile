@@ -29,8 +29,10 @@ $(BENCH_STAMP): $(STAMP)
 demo: $(STAMP)
 	$(PY) -m collision_monitor.demo
 
+# --capture=sys: what C code writes to stderr (glibc's heap checks, std::terminate) reaches the
+# terminal, where a crash's own message is seen before Python's fault dump.
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest --capture=sys
 
 # The kernels as plain Python (for coverage and tracebacks); slow, so only the engine tests.
 test-nojit: $(STAMP)

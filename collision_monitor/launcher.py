@@ -7,6 +7,7 @@ Every process started here runs with ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``
 in the calling process too.
 """
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -39,9 +40,10 @@ def start_node(params_file, domain_id, parameters=(), log_path=None):
            '--params-file', str(params_file)]
     for p in parameters:
         cmd += ['-p', p]
-    out = open(log_path, 'w') if log_path else subprocess.DEVNULL
-    return subprocess.Popen(cmd, env=node_environment(domain_id), stdout=out,
-                            stderr=subprocess.STDOUT)
+    with contextlib.ExitStack() as files:  # the child keeps a descriptor of its own
+        out = files.enter_context(open(log_path, 'w')) if log_path else subprocess.DEVNULL
+        return subprocess.Popen(cmd, env=node_environment(domain_id), stdout=out,
+                                stderr=subprocess.STDOUT)
 
 
 def stop_node(proc, timeout=10.0):

@@ -111,13 +111,10 @@ class Harness:
 
     def close(self):
         """Stop both; remember the node's exit code.  No other thread may be using the test
-        node: destroying it under a publishing thread aborts the process.
+        node (rclpy does not guard a node destroyed under a publishing thread).
 
         Everything rclpy made is released here, in order (executor, node, context), and the
-        cycles among the Python objects are collected now, not by a garbage collection in
-        some later test.  (Fresh-clone CI runs aborted twice at the call of a later,
-        ROS-free test with no Python frame on the stack, which is where a collection
-        finalising C++ handles would abort; not reproduced on demand.)"""
+        cycles among the Python objects are collected now, not in some later test."""
         self.stop_node()
         self.executor.shutdown()
         self.node.destroy_node()

@@ -152,7 +152,7 @@ def test_sigint_during_a_flood_of_messages_exits_cleanly(tmp_path):
     """SIGINT lands while the node is taking messages: it stops between callbacks, publishes
     the zero command and exits 0 (an exception raised from the signal handler came out of
     rclpy's message conversion as a RuntimeError, exit code 1).  The flooding thread stops
-    before the test node is destroyed (destroying it under the publisher aborted pytest)."""
+    before the test node is destroyed."""
     for attempt in range(3):
         work = tmp_path / str(attempt)
         work.mkdir()

@@ -45,8 +45,13 @@ def hull2(pts, count, out):
     not pts), returns its size.
 
     The points are sorted by (x, y) with an insertion sort: contact sets hold a few dozen
-    points, where it beats argsort and its allocations.  The turns are written out on
-    scalars: row views passed to a helper cost more than the hull."""
+    points, where it beats argsort and its allocations.  Each point between the first and
+    the last is a candidate for one chain only, the lower one when it lies right of the
+    line first -> last, the upper one when left of it (on it: neither): so the chains push
+    at most count + 1 points, even where rounding makes a nearly collinear triple turn left
+    both ways (walking all points both ways, as the textbook chain does, may then push
+    2 count - 1 and write past out).  The turns are written out on scalars: row views
+    passed to a helper cost more than the hull."""
     if count == 0:
         return 0
     scale = 0.0
@@ -79,6 +84,8 @@ def hull2(pts, count, out):
     # the lower chain (points in order), then the upper one (back again); a point p pops
     # the last hull point b while o, b, p (o the one before b) do not turn left:
     # (b - o) x (p - o) <= 0
+    fx, fy = pts[0, 0], pts[0, 1]
+    lx, ly = pts[nu - 1, 0] - fx, pts[nu - 1, 1] - fy
     h = 0
     low = 2
     for k in range(2 * nu - 1):
@@ -86,6 +93,10 @@ def hull2(pts, count, out):
             low = h + 1
         i = k if k < nu else 2 * nu - 2 - k
         px, py = pts[i, 0], pts[i, 1]
+        if 0 < i < nu - 1:
+            side = lx * (py - fy) - ly * (px - fx)  # > 0: left of first -> last
+            if (side < 0.0) != (k < nu) or side == 0.0:
+                continue
         while h >= low:
             ox, oy = out[h - 2, 0], out[h - 2, 1]
             if (out[h - 1, 0] - ox) * (py - oy) - (out[h - 1, 1] - oy) * (px - ox) > 0.0:
@@ -101,38 +112,70 @@ def hull2(pts, count, out):
 def clip_convex(subject, ns, clip, nc, out, scratch):
     """Sutherland-Hodgman: the part of CCW convex polygon subject[:ns] inside CCW convex
     clip[:nc]; written to out, returns its size.  out and scratch (>= ns + nc rows each,
-    neither one an input) hold the passes in turn."""
+    neither one an input) hold the passes in turn.
+
+    Each pass keeps one run of consecutive vertices on the inside of a clip edge (side >= 0)
+    plus the two crossing points at its ends.  A convex polygon has one such run; where
+    rounding splits it (vertices within rounding of the line), the longest run is kept and
+    the others differ from the line by rounding only.  So a pass adds at most one vertex and
+    the result fits ns + nc rows whatever the input (emitting every crossing, as the
+    textbook pass does, may add one per rounding flip and write past the buffers)."""
     for i in range(ns):
         out[i, 0] = subject[i, 0]
         out[i, 1] = subject[i, 1]
     cur, nxt = out, scratch
+    in_out = True  # cur is out
     n = ns
-    passes = 0
     for k in range(nc):
-        if n == 0:
-            break
         ax, ay = clip[k, 0], clip[k, 1]
         ex = clip[(k + 1) % nc, 0] - ax
         ey = clip[(k + 1) % nc, 1] - ay
-        m = 0
+        # side of each vertex, e x (p - a) (> 0: left, inside), parked in nxt's first column
+        # until the pass writes its vertices there
+        inside = 0
         for i in range(n):
-            px, py = cur[i, 0], cur[i, 1]
-            qx, qy = cur[(i + 1) % n, 0], cur[(i + 1) % n, 1]
-            sp = ex * (py - ay) - ey * (px - ax)
-            sq = ex * (qy - ay) - ey * (qx - ax)
-            if sp >= 0.0:
-                nxt[m, 0] = px
-                nxt[m, 1] = py
-                m += 1
-            if (sp >= 0.0) != (sq >= 0.0):
-                f = sp / (sp - sq)
-                nxt[m, 0] = px + f * (qx - px)
-                nxt[m, 1] = py + f * (qy - py)
-                m += 1
+            side = ex * (cur[i, 1] - ay) - ey * (cur[i, 0] - ax)
+            nxt[i, 0] = side
+            inside += side >= 0.0
+        if inside == n:
+            continue
+        if inside == 0:
+            return 0
+        # the longest run of inside vertices, cyclically
+        best, start = 0, 0
+        prev = nxt[n - 1, 0]
+        for i in range(n):
+            side = nxt[i, 0]
+            if side >= 0.0 and prev < 0.0:
+                run = 1
+                while nxt[(i + run) % n, 0] >= 0.0:
+                    run += 1
+                if run > best:
+                    best, start = run, i
+            prev = side
+        first, last = start, (start + best - 1) % n
+        before, after = (start - 1) % n, (start + best) % n
+        s_before, s_first = nxt[before, 0], nxt[first, 0]
+        s_last, s_after = nxt[last, 0], nxt[after, 0]
+        m = 0
+        if s_first > 0.0:  # the crossing on edge before -> first
+            f = s_before / (s_before - s_first)
+            nxt[m, 0] = cur[before, 0] + f * (cur[first, 0] - cur[before, 0])
+            nxt[m, 1] = cur[before, 1] + f * (cur[first, 1] - cur[before, 1])
+            m += 1
+        for t in range(best):
+            nxt[m, 0] = cur[(start + t) % n, 0]
+            nxt[m, 1] = cur[(start + t) % n, 1]
+            m += 1
+        if s_last > 0.0:  # the crossing on edge last -> after
+            f = s_last / (s_last - s_after)
+            nxt[m, 0] = cur[last, 0] + f * (cur[after, 0] - cur[last, 0])
+            nxt[m, 1] = cur[last, 1] + f * (cur[after, 1] - cur[last, 1])
+            m += 1
         cur, nxt = nxt, cur
+        in_out = not in_out
         n = m
-        passes += 1
-    if passes % 2 == 1:  # the last pass wrote scratch
+    if not in_out:
         for i in range(n):
             out[i, 0] = scratch[i, 0]
             out[i, 1] = scratch[i, 1]
