@@ -130,7 +130,7 @@ def clip_convex(subject, ns, clip, nc, out, scratch):
         ax, ay = clip[k, 0], clip[k, 1]
         ex = clip[(k + 1) % nc, 0] - ax
         ey = clip[(k + 1) % nc, 1] - ay
-        # side of each vertex, e x (p - a) (> 0: left, inside), parked in nxt's first column
+        # side of each vertex, e x (p - a) (>= 0: inside), parked in nxt's first column
         # until the pass writes its vertices there
         inside = 0
         for i in range(n):
