@@ -30,9 +30,14 @@ demo: $(STAMP)
 	$(PY) -m collision_monitor.demo
 
 # --capture=sys: what C code writes to stderr (glibc's heap checks, std::terminate) reaches the
-# terminal, where a crash's own message is seen before Python's fault dump.
+# terminal, where a crash's own message is seen before Python's fault dump.  Then the engine
+# tests again with numba's bounds checks (kernels compiled apart, in a cache of their own): a
+# kernel writing past a buffer fails there with IndexError instead of corrupting the heap.
+BOUNDSCHECK_CACHE := $(CURDIR)/.numba_cache_boundscheck
 test: $(STAMP)
 	$(PY) -m pytest --capture=sys
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK_CACHE) \
+		$(PY) -m pytest --capture=sys -q -m "not ros and not slow"
 
 # The kernels as plain Python (for coverage and tracebacks); slow, so only the engine tests.
 test-nojit: $(STAMP)
@@ -42,7 +47,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
 
 clean-cache:
-	rm -rf $(NUMBA_CACHE_DIR)
+	rm -rf $(NUMBA_CACHE_DIR) $(BOUNDSCHECK_CACHE)
 
 clean: clean-cache
 	rm -rf $(VENV) build install log
