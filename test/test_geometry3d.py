@@ -685,18 +685,27 @@ def test_hull2_fits_count_plus_one_rows(pts):
     assert corners <= {tuple(c) for c in pts.tolist()}  # corners are input points
 
 
+def polygon_hulls(hull, *point_sets):
+    """The hulls of the point sets by `hull` (a build of hull2), or None when one is not a
+    polygon (fewer than 3 corners)."""
+    hulls = []
+    for pts in point_sets:
+        out = np.empty((len(pts) + 1, 2))
+        k = hull(pts.copy(), len(pts), out)
+        if k < 3:
+            return None
+        hulls.append(out[:k])
+    return hulls
+
+
 @given(st.one_of(nearly_collinear, points2.map(np.array)),
        st.one_of(nearly_collinear, points2.map(np.array)))
 @example(np.array([(1.0, 0.0), (2.8e-232, 1.0), (-1.0, 1.0), (-1.0, -1.0)]),
          np.array([(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)]))  # wrote past ns + nc rows
 def test_clip_convex_fits_ns_plus_nc_rows(p, q):
-    hulls = []
-    for pts in (p, q):
-        out = np.empty((len(pts) + 1, 2))
-        k = hull2_checked(pts.copy(), len(pts), out)
-        if k < 3:
-            return
-        hulls.append(out[:k])
+    hulls = polygon_hulls(hull2_checked, p, q)
+    if hulls is None:
+        return
     (ha, hb), size = hulls, len(hulls[0]) + len(hulls[1])
     k = clip_checked(ha, len(ha), hb, len(hb), np.empty((size, 2)), np.empty((size, 2)))
     assert k <= size
@@ -706,13 +715,9 @@ def test_clip_convex_fits_ns_plus_nc_rows(p, q):
 @example([(1.0, 0.0), (2.8e-232, 1.0), (-1.0, 1.0), (-1.0, -1.0)],
          [(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)])
 def test_clip_convex_matches_shapely(p, q):
-    hulls = []
-    for pts in (np.array(p), np.array(q)):
-        out = np.empty((len(pts) + 1, 2))
-        k = hull2(pts.copy(), len(pts), out)
-        if k < 3:
-            return
-        hulls.append(out[:k])
+    hulls = polygon_hulls(hull2, np.array(p), np.array(q))
+    if hulls is None:
+        return
     ha, hb = hulls
     size = len(ha) + len(hb)
     out, scratch = np.empty((size, 2)), np.empty((size, 2))
