@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """3D library against independent references: scipy linprog/ConvexHull, brute force."""
 
+from fractions import Fraction
+
 from hypothesis import example, given, strategies as st
 import numba
 import numpy as np
@@ -685,6 +687,27 @@ def test_hull2_fits_count_plus_one_rows(pts):
     assert corners <= {tuple(c) for c in pts.tolist()}  # corners are input points
 
 
+def exact_overlap_area(subject, clip):
+    """Area of CCW convex subject inside CCW convex clip, by clipping in exact rationals
+    (shapely's GEOS fails on subnormal coordinates: a TopologyException, or area 0)."""
+    poly = [tuple(map(Fraction, v)) for v in subject.tolist()]
+    edges = [tuple(map(Fraction, v)) for v in clip.tolist()]
+    for (ax, ay), (bx, by) in zip(edges, edges[1:] + edges[:1]):
+        def side(p):
+            return (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        kept = []
+        for p, q in zip(poly, poly[1:] + poly[:1]):
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                kept.append(p)
+            if (sp >= 0) != (sq >= 0):
+                f = sp / (sp - sq)
+                kept.append((p[0] + f * (q[0] - p[0]), p[1] + f * (q[1] - p[1])))
+        poly = kept
+    twice = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))
+    return float(twice / 2)
+
+
 def polygon_hulls(hull, *point_sets):
     """The hulls of the point sets by `hull` (a build of hull2), or None when one is not a
     polygon (fewer than 3 corners)."""
@@ -714,6 +737,8 @@ def test_clip_convex_fits_ns_plus_nc_rows(p, q):
 @given(points2, points2)
 @example([(1.0, 0.0), (2.8e-232, 1.0), (-1.0, 1.0), (-1.0, -1.0)],
          [(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)])
+@example([(3.0, 0.0), (7.8e-234, 1.0), (-1.234756300607399, 1.0)],
+         [(0.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (-4.6e-70, -1.5)])  # a one-vertex rounding run
 def test_clip_convex_matches_shapely(p, q):
     hulls = polygon_hulls(hull2, np.array(p), np.array(q))
     if hulls is None:
@@ -722,7 +747,7 @@ def test_clip_convex_matches_shapely(p, q):
     size = len(ha) + len(hb)
     out, scratch = np.empty((size, 2)), np.empty((size, 2))
     k = clip_convex(ha, len(ha), hb, len(hb), out, scratch)
-    expected = to_shapely(ha).intersection(to_shapely(hb)).area
+    expected = exact_overlap_area(ha, hb)
     got = to_shapely(out[:k]).area if k >= 3 else 0.0
     assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
 

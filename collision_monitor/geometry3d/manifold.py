@@ -116,8 +116,9 @@ def clip_convex(subject, ns, clip, nc, out, scratch):
 
     Each pass keeps one run of consecutive vertices on the inside of a clip edge (side >= 0)
     plus the two crossing points at its ends.  A convex polygon has one such run; where
-    rounding splits it (vertices within rounding of the line), the longest run is kept and
-    the others differ from the line by rounding only.  So a pass adds at most one vertex and
+    rounding splits it (vertices within rounding of the line), the run holding the vertex
+    farthest inside is kept and the others differ from the line by rounding only (a run
+    chosen by length may be one such vertex).  So a pass adds at most one vertex and
     the result fits ns + nc rows whatever the input (emitting every crossing, as the
     textbook pass does, may add one per rounding flip and write past the buffers)."""
     for i in range(ns):
@@ -133,28 +134,25 @@ def clip_convex(subject, ns, clip, nc, out, scratch):
         # side of each vertex, e x (p - a) (>= 0: inside), parked in nxt's first column
         # until the pass writes its vertices there
         inside = 0
+        top = 0
         for i in range(n):
             side = ex * (cur[i, 1] - ay) - ey * (cur[i, 0] - ax)
             nxt[i, 0] = side
             inside += side >= 0.0
+            if side > nxt[top, 0]:
+                top = i
         if inside == n:
             continue
         if inside == 0:
             return 0
-        # the longest run of inside vertices, cyclically
-        best, start = 0, 0
-        prev = nxt[n - 1, 0]
-        for i in range(n):
-            side = nxt[i, 0]
-            if side >= 0.0 and prev < 0.0:
-                run = 1
-                while nxt[(i + run) % n, 0] >= 0.0:
-                    run += 1
-                if run > best:
-                    best, start = run, i
-            prev = side
-        first, last = start, (start + best - 1) % n
-        before, after = (start - 1) % n, (start + best) % n
+        # the run of inside vertices around the one farthest inside, cyclically (both walks
+        # stop: some vertex is outside)
+        first, before = top, (top - 1) % n
+        while nxt[before, 0] >= 0.0:
+            first, before = before, (before - 1 if before else n - 1)
+        last, after = top, (top + 1) % n
+        while nxt[after, 0] >= 0.0:
+            last, after = after, (after + 1 if after < n - 1 else 0)
         s_before, s_first = nxt[before, 0], nxt[first, 0]
         s_last, s_after = nxt[last, 0], nxt[after, 0]
         m = 0
@@ -163,10 +161,12 @@ def clip_convex(subject, ns, clip, nc, out, scratch):
             nxt[m, 0] = cur[before, 0] + f * (cur[first, 0] - cur[before, 0])
             nxt[m, 1] = cur[before, 1] + f * (cur[first, 1] - cur[before, 1])
             m += 1
-        for t in range(best):
-            nxt[m, 0] = cur[(start + t) % n, 0]
-            nxt[m, 1] = cur[(start + t) % n, 1]
+        i = first
+        for _ in range((last - first) % n + 1):
+            nxt[m, 0] = cur[i, 0]
+            nxt[m, 1] = cur[i, 1]
             m += 1
+            i = i + 1 if i < n - 1 else 0
         if s_last > 0.0:  # the crossing on edge last -> after
             f = s_last / (s_last - s_after)
             nxt[m, 0] = cur[last, 0] + f * (cur[after, 0] - cur[last, 0])
