@@ -739,7 +739,7 @@ def test_clip_convex_fits_ns_plus_nc_rows(p, q):
          [(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)])
 @example([(3.0, 0.0), (7.8e-234, 1.0), (-1.234756300607399, 1.0)],
          [(0.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (-4.6e-70, -1.5)])  # a one-vertex rounding run
-def test_clip_convex_matches_shapely(p, q):
+def test_clip_convex_area_matches_exact_clipping(p, q):
     hulls = polygon_hulls(hull2, np.array(p), np.array(q))
     if hulls is None:
         return
