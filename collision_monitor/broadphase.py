@@ -12,7 +12,8 @@ ticks (bodies may jump, appear and vanish), no tree to rebalance.
   have their corners in the same or in adjacent cells, so each body only looks at its own cell
   and four forward neighbours ((+1, 0), (-1, +1), (0, +1), (+1, +1)): every pair of adjacent
   cells is visited once, and each overlapping pair is found exactly once.
-* Cells are numbered ``key = iy * nx + ix`` (nx leaves two empty columns, so the neighbour
+* Cells are numbered ``key = iy * nx + ix`` (at most `MAX_CELLS` + 3 per axis, so the key
+  fits int64 whatever the spread; nx leaves two empty columns, so the neighbour
   key ``key + nx - 1`` of a body in column 0 names an empty cell, never a wrong one) and
   folded into a table of a power-of-two size >= 2N, so a sparse scene needs no memory for
   its empty space.  Folded cells share a bucket; each bucket entry carries its true key
@@ -32,6 +33,10 @@ import numpy as np
 from .constants import INDEX, jit
 
 BIG_FACTOR = 8.0
+MAX_CELLS = 2.0 ** 30
+"""Most cells along an axis.  Any cell size at least the largest small extent finds every
+pair, so the grid coarsens the cells of a scene whose spread is more than this many extents
+(micro bodies kilometres apart) instead of letting ``iy * nx + ix`` overflow int64."""
 
 
 @jit
@@ -90,6 +95,7 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, order_key, cell_
     x0 = np.inf
     y0 = np.inf
     x1 = -np.inf
+    y1 = -np.inf
     n_big = 0
     for i in range(n):
         is_big[i] = False
@@ -103,6 +109,9 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, order_key, cell_
                 x0 = min(x0, aabb[i, 0])
                 y0 = min(y0, aabb[i, 1])
                 x1 = max(x1, aabb[i, 0])
+                y1 = max(y1, aabb[i, 1])
+    # cells no smaller than the spread / MAX_CELLS keep every cell number below 2^62
+    h = max(h, max(x1 - x0, y1 - y0) / MAX_CELLS)
     if not h > 0.0:
         h = 1.0
     inv_h = 1.0 / h

@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from .constants import FLOAT, jit, jit_parallel
+from .geometry2d.primitives import box_padding
 from .trig import sincos
 
 
@@ -86,6 +87,8 @@ def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizo
 
     The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
+    Each box is widened by `box_padding` as the current boxes are, so pairs touching within
+    the tolerance are kept too.
     """
     for b in numba.prange(poses.shape[0]):
         if not active[b]:
@@ -94,12 +97,17 @@ def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizo
         ay = 0.0 if constant_velocity else accels[b, 1]
         r0, r1, r2 = reach(b, twists, accels, radius, constant_velocity)
         r = r0 + (r1 + r2 * horizon) * horizon
-        lo, hi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
-        swept[b, 0] = lo - r
-        swept[b, 2] = hi + r
-        lo, hi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)
-        swept[b, 1] = lo - r
-        swept[b, 3] = hi + r
+        xlo, xhi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
+        ylo, yhi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)
+        xlo -= r
+        ylo -= r
+        xhi += r
+        yhi += r
+        pad = box_padding(xlo, ylo, xhi, yhi)
+        swept[b, 0] = xlo - pad
+        swept[b, 1] = ylo - pad
+        swept[b, 2] = xhi + pad
+        swept[b, 3] = yhi + pad
 
 
 def vertex_kinematics(pose, twist, acceleration, offsets):

@@ -169,7 +169,8 @@ class CollisionWorld:
         self._packed = False
         self._placed = False  # world vertices, boxes and centroids match poses and activity
         self._names = None
-        self._history = None  # (stamp, {pair: began}, active) of the last stamped tick
+        self._history = None  # (stamp, {pair: began}, active, names) of the last stamped tick
+        self._state_prev = tuple(np.zeros((0, 3), FLOAT) for _ in range(3))  # its poses ...
         self.predictor = 'constant_acceleration'
         self.threads = None
 
@@ -177,15 +178,19 @@ class CollisionWorld:
     def add_body(self, name, footprint, *, static=False, pose=None):
         """Register a body and return its index.
 
-        Raises ValueError when the name is taken or the footprint is not a simple polygon
-        (self-crossing, fewer than 3 distinct vertices, zero area, non-finite), naming the body
-        and the defect.
+        Raises ValueError when the name is taken, the footprint is not a simple polygon
+        (self-crossing, fewer than 3 distinct vertices, zero area, non-finite) or the pose is
+        not a finite ``(x, y, yaw)`` within `constants.MAX_COORDINATE`, naming the body and the
+        defect; nothing is registered then.
         """
         if not isinstance(name, str) or not name:
             raise ValueError(f'body names are non-empty strings, got {name!r}')
         if name in self._index:
             raise ValueError(f'body {name!r} is already registered')
-        self._bodies.append(_Body(name, footprint, static))
+        body = _Body(name, footprint, static)
+        if pose is not None:
+            pose = self._checked_rows([pose], 1, 'poses', lambda rows: [name])
+        self._bodies.append(body)
         self._index[name] = len(self._bodies) - 1
         self._names = None
         self._poses = np.vstack([self._poses, np.zeros((1, 3))])
@@ -195,7 +200,8 @@ class CollisionWorld:
         self._enabled = np.append(self._enabled, True)
         self._packed = False
         if pose is not None:
-            self.set_poses([pose], [name])
+            self._poses[-1] = pose[0]
+            self._has_pose[-1] = True
         return self._index[name]
 
     def set_footprint(self, name, footprint):
@@ -253,38 +259,49 @@ class CollisionWorld:
         Raises ValueError for a wrong shape, non-finite values (naming the bodies) or
         coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
         """
-        idx, arr, extent = self._rows(poses, bodies, 'poses')
-        if extent > MAX_COORDINATE:
-            raise ValueError(f'poses beyond +-{MAX_COORDINATE:g} m are not supported')
+        idx, arr = self._rows(poses, bodies, 'poses')
         self._poses[idx] = arr
         self._has_pose[idx] = True
         self._placed = False
 
     def set_twists(self, twists, bodies=None):
         """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
-        idx, arr, _ = self._rows(twists, bodies, 'twists')
+        idx, arr = self._rows(twists, bodies, 'twists')
         self._twists[idx] = arr
 
     def set_accelerations(self, accelerations, bodies=None):
         """Set ``(ax, ay, alpha)`` world-frame accelerations (m/s^2, rad/s^2), as `set_poses`."""
-        idx, arr, _ = self._rows(accelerations, bodies, 'accelerations')
+        idx, arr = self._rows(accelerations, bodies, 'accelerations')
         self._accels[idx] = arr
 
     def _rows(self, values, bodies, what):
-        """Checked (index, rows, largest |x| or |y|) for a setter; index is a slice for "all
-        bodies"."""
-        arr = np.ascontiguousarray(values, dtype=FLOAT).reshape(-1, 3)
+        """Checked (index, rows) for a setter; index is a slice for "all bodies"."""
         idx = slice(None) if bodies is None else self._as_indices(bodies)
         count = len(self._bodies) if bodies is None else idx.shape[0]
+        rows = np.arange(count) if bodies is None else idx
+        arr = self._checked_rows(
+            values, count, what, lambda bad: [self._bodies[k].name for k in rows[bad]])
+        return idx, arr
+
+    @staticmethod
+    def _checked_rows(values, count, what, names_of):
+        """`values` as a (count, 3) float64 array of finite rows, else ValueError.
+
+        `names_of(bad_rows)` names the bodies of the non-finite rows; the x and y of poses must
+        stay within `constants.MAX_COORDINATE`.
+        """
+        arr = np.ascontiguousarray(values, dtype=FLOAT)
+        if arr.ndim != 2 or arr.shape[1] != 3:
+            raise ValueError(f'{what} must be an array of shape (k, 3), got shape {arr.shape}')
         if arr.shape[0] != count:
             raise ValueError(f'{arr.shape[0]} {what} for {count} bodies')
         finite, extent = rows_finite_extent(arr)
         if not finite:
             bad = np.nonzero(~np.all(np.isfinite(arr), axis=1))[0]
-            rows = bad if bodies is None else idx[bad]
-            names = [self._bodies[k].name for k in rows]
-            raise ValueError(f'non-finite {what} for bodies {names}')
-        return idx, arr, extent
+            raise ValueError(f'non-finite {what} for bodies {names_of(bad)}')
+        if what == 'poses' and extent > MAX_COORDINATE:
+            raise ValueError(f'poses beyond +-{MAX_COORDINATE:g} m are not supported')
+        return arr
 
     def set_active(self, bodies, active):
         """Include (True) or leave out (False) bodies from the following ticks."""
@@ -442,7 +459,7 @@ class CollisionWorld:
         for dst, src in zip(spare, (self._poses, self._twists, self._accels)):
             np.copyto(dst, src)
         self._state_spare, self._state_prev = self._state_prev, spare
-        self._history = (stamp, current, active.copy())
+        self._history = (stamp, current, active.copy(), self.names)
         return began
 
     def _previous_kinematics(self, b):
@@ -475,6 +492,8 @@ class CollisionWorld:
 
     # internals -----------------------------------------------------------------------------
     def _as_indices(self, bodies):
+        """Body names or integer indices as an intp array; KeyError for an unknown body,
+        ValueError for anything else (a float index is never truncated)."""
         if bodies is None:
             return np.arange(len(self._bodies), dtype=INDEX)
         if isinstance(bodies, np.ndarray) and bodies.dtype.kind in 'iu':
@@ -483,14 +502,18 @@ class CollisionWorld:
             if bad.any():
                 raise KeyError(f'no body with index {out[bad][0]}')
             return out
+        if isinstance(bodies, (str, bytes)) or np.ndim(bodies) != 1:
+            raise ValueError(f'bodies must be a sequence of names or indices, got {bodies!r}')
         out = np.empty(len(bodies), dtype=INDEX)
         for k, b in enumerate(bodies):
             if isinstance(b, str):
                 out[k] = self.index(b)
-            else:
-                if not 0 <= int(b) < len(self._bodies):
+            elif isinstance(b, (int, np.integer)) and not isinstance(b, (bool, np.bool_)):
+                if not 0 <= b < len(self._bodies):
                     raise KeyError(f'no body with index {b}')
-                out[k] = int(b)
+                out[k] = b
+            else:
+                raise ValueError(f'bodies are names or integer indices, got {b!r}')
         return out
 
     def _place(self, active):
@@ -534,13 +557,38 @@ class CollisionWorld:
         slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
         self._scratch = np.zeros((slots, 2, 3, most, 2), FLOAT)
         self._entry = np.zeros((slots, 2, most), FLOAT)
-        self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
+        self._carry_history(n)
         self._state_spare = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
-        self._history = None
         self._pairs = np.zeros((max(16, 2 * n), 2), dtype=INDEX)
         self._grow_contacts(self._pairs.shape[0])
         self._grow_features(max(64, 4 * n))
         self._packed = True
+
+    def _carry_history(self, n):
+        """Re-index the last stamped tick for the current body set (n bodies).
+
+        Bodies are matched by name: a contact between two bodies that are still registered
+        keeps the time it began, whatever was added, removed or given a new footprint; a
+        body new since that tick had no state then (its new contacts are dated at their own
+        tick).
+        """
+        previous = self._state_prev
+        self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
+        if self._history is None:
+            return
+        stamp, began, active, names = self._history
+        rows = np.array([self._index.get(name, -1) for name in names], dtype=INDEX)
+        kept = rows >= 0
+        for dst, src in zip(self._state_prev, previous):
+            dst[rows[kept]] = src[kept]
+        now_active = np.zeros(n, np.bool_)
+        now_active[rows[kept]] = active[kept]
+        carried = {}
+        for (i, j), t in began.items():
+            a, b = rows[i], rows[j]
+            if a >= 0 and b >= 0:
+                carried[(min(a, b), max(a, b))] = t
+        self._history = (stamp, carried, now_active, self.names)
 
     def _broad_phase(self, boxes, active):
         while True:

@@ -764,3 +764,96 @@ def test_pruned_separating_plane_keeps_sign_and_depth(seed):
         assert got == pytest.approx(full, abs=1e-12)
     else:
         assert got <= full + 1e-12
+
+
+ISSUE_TETRAHEDRA = (
+    np.array([[-0.700548823091534, 1.3382795151279085, 0.5822058485731421],
+              [-1.7518005652801107, 1.0414021981866897, -1.0747914952232525],
+              [-0.1779139465826313, 0.668113421683895, -0.29985316059917977],
+              [1.1189440556172074, 0.7612637605131622, -1.5768756104869754]]),
+    np.array([[0, 3, 1], [2, 1, 3], [2, 0, 1], [2, 3, 0]]),
+    np.array([[-0.45141732203329554, 1.0420491612471123, -3.1133184138973284],
+              [-0.19525967178065307, 1.5597603394146995, -2.221538425948831],
+              [-0.8996022007543746, 0.9345817973793845, -3.1505893677421586],
+              [-1.1941755248283017, -0.3700804219763181, -2.251364195531368]]),
+    np.array([[2, 3, 1], [0, 1, 3], [0, 3, 2], [0, 2, 1]]))
+
+
+def test_bodies_apart_along_an_edge_edge_axis_are_apart():
+    """Every face axis of this pair overlaps; the bodies are 0.925 m apart along an
+    edge-edge axis (the QP distance), so the plane's gap is positive and a manifold exists
+    within eps = 1."""
+    va, fa, vb, fb = ISSUE_TETRAHEDRA
+    assert not lp_intersect(va, vb)
+    plane = separating_plane(va, fa, vb, fb)
+    assert plane.kind == 'edge_edge'
+    assert plane.distance == pytest.approx(brute_baraff(va, fa, vb, fb), abs=1e-12)
+    assert plane.distance == pytest.approx(qp_distance(va, vb), abs=1e-6)
+    assert contact_manifold(va, fa, vb, fb, 1.0) is not None
+    assert contact_manifold(va, fa, vb, fb, 0.9) is None
+
+
+def supporting_planes_gap(va, fa, vb, fb):
+    """The largest gap over the face normals and the edge pairs that support both bodies,
+    by brute force: n = +-unit(u x w) counts when edge i's ends are a's highest points along
+    n and edge j's ends b's lowest (1e-12 slack)."""
+    def unit_normals(v, f):
+        n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+        return n / np.linalg.norm(n, axis=1)[:, None]
+
+    def edges(f):
+        return np.unique(np.sort(np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]]),
+                                 axis=1), axis=0)
+
+    axes = [n for n in np.vstack([unit_normals(va, fa), -unit_normals(vb, fb)])]
+    for p, q in edges(fa):
+        for r, s in edges(fb):
+            n = np.cross(va[q] - va[p], vb[s] - vb[r])
+            if np.linalg.norm(n) < 1e-9:
+                continue
+            for sign in (1.0, -1.0):
+                m = sign * n / np.linalg.norm(n)
+                ha, hb = va @ m, vb @ m
+                if (min(ha[p], ha[q]) >= ha.max() - 1e-12
+                        and max(hb[r], hb[s]) <= hb.min() + 1e-12):
+                    axes.append(m)
+    n = np.array(axes)
+    return float(np.max((vb @ n.T).min(axis=0) - (va @ n.T).max(axis=0)))
+
+
+def test_separating_planes_of_small_hulls_match_linear_programming():
+    """Thousands of random pairs of 4 to 7-vertex hulls, about half of them meeting: the
+    plane's sign against linear programming; its gap against every Baraff axis when they
+    meet, against the supporting ones (brute force) and the distance when apart."""
+    rng = np.random.default_rng(2024)
+    meeting = 0
+    for _ in range(2000):
+        va, fa = random_convex(rng, int(rng.integers(4, 8)))
+        vb, fb = random_convex(rng, int(rng.integers(4, 8)), centre=rng.uniform(-1.1, 1.1, 3))
+        meet = lp_intersect(va, vb)
+        plane = ConvexPolyhedron(va, fa).separating_plane(ConvexPolyhedron(vb, fb))
+        assert (plane.distance <= 1e-9) == meet
+        if meet:
+            assert plane.distance == pytest.approx(brute_baraff(va, fa, vb, fb), abs=1e-9)
+        else:
+            assert plane.distance == pytest.approx(supporting_planes_gap(va, fa, vb, fb),
+                                                   abs=1e-9)
+            assert plane.distance <= gjk_distance(va, vb)[0] + 1e-9
+        meeting += meet
+    assert 400 < meeting < 1600
+
+
+@pytest.mark.parametrize('faces', [CUBE[1] + 0.5, CUBE[1].astype(float) + 0.25,
+                                   CUBE[1].reshape(-1)])
+def test_faces_must_be_integer_triangles(faces):
+    with pytest.raises(ValueError, match='faces'):
+        ConvexPolyhedron(CUBE[0], faces)
+
+
+@pytest.mark.parametrize('pairs', [[[0.0, 1.0]], [[0.5, 1]], [0, 1, 1, 0], [[0, 1, 1]]])
+def test_polyhedron_set_pairs_must_be_integer_pairs(pairs):
+    bodies = PolyhedronSet([ConvexPolyhedron(*CUBE), ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
+    with pytest.raises(ValueError, match='pairs'):
+        bodies.distances(pairs)
+    with pytest.raises(ValueError, match='pairs'):
+        bodies.contact_manifolds(pairs, 0.1)

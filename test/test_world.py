@@ -178,3 +178,156 @@ def test_contact_kinds_are_enum_values():
 
 def test_warmup_runs():
     World().warmup()
+
+
+# --- adversarial cases: scale, tolerance, histories, input checks ---------------------------
+UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+def test_issue_scene_of_micro_bodies_kilometres_apart():
+    s = 1e-3
+    sq = [[0, 0], [s, 0], [s, s], [0, s]]
+    world = CollisionWorld()
+    world.add_body('a', sq, pose=(4e6, 4e6, 0))
+    world.add_body('b', sq, pose=(4e6 + s / 2, 4e6 + s / 2, 0))
+    world.add_body('c', sq, pose=(0, 0, 0))
+    assert world.detect().name_pairs() == [('a', 'b')]
+
+
+@given(st.floats(1e-6, 1e-2), st.floats(1e3, 1e6), st.floats(1e3, 1e6),
+       st.floats(0.0, 0.9), st.floats(0.0, 0.9))
+def test_micro_bodies_far_apart_are_found(size, x, y, du, dv):
+    """Two axis-aligned squares of side s whose corners differ by less than s along both axes
+    overlap; a third far away spreads the grid over ~1e6 / s cells per axis."""
+    sq = np.array([[0, 0], [1, 0], [1, 1], [0, 1]]) * size
+    world = CollisionWorld()
+    world.add_body('a', sq, pose=(x, y, 0))
+    world.add_body('b', sq, pose=(x + du * size, y + dv * size, 0))
+    world.add_body('far', sq, pose=(0, 0, 0))
+    assert world.detect().name_pairs() == [('a', 'b')]
+
+
+@pytest.mark.parametrize('offset, touching', [((1.0, 0.0), True), ((1.0, 1.0), True),
+                                              ((1.0 + 1e-9, 0.0), False),
+                                              ((1.0, 1.0 + 1e-9), False)])
+def test_boxes_touching_exactly_are_contacts(offset, touching):
+    """Unit squares side by side or corner to corner, exactly (every coordinate a small
+    binary fraction): touching counts; 1 nm apart is far beyond the tolerance at this scale."""
+    world = CollisionWorld()
+    world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', UNIT, pose=(*offset, 0.0))
+    expected = [('a', 'b')] if touching else []
+    assert world.detect().name_pairs() == expected
+    contacts, predictions = world.step(1.0)
+    assert contacts.name_pairs() == expected
+    assert [(a, b, f.time) for a, b, f in predictions] == [(a, b, 0.0) for a, b in expected]
+
+
+@given(st.floats(-np.pi, np.pi), st.floats(-1e6, 1e6), st.floats(-1e6, 1e6),
+       st.integers(0, 3))
+def test_corner_contacts_at_large_coordinates_agree_everywhere(yaw, x, y, corner):
+    """Two unit squares at one yaw, corner k of a on corner k + 2 of b: in exact arithmetic
+    they touch at that point only.  detect, step and predict (time 0) all report it."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    rot = np.array([[c, -s], [s, c]])
+    offset = rot @ (UNIT[corner] - UNIT[(corner + 2) % 4])
+    world = CollisionWorld()
+    world.add_body('a', UNIT, pose=(x, y, yaw))
+    world.add_body('b', UNIT, pose=(x + offset[0], y + offset[1], yaw))
+    assert world.detect().name_pairs() == [('a', 'b')]
+    contacts, predictions = world.step(1.0)
+    assert contacts.name_pairs() == [('a', 'b')]
+    assert [(a, b, f.time) for a, b, f in world.predict(1.0)] == [('a', 'b', 0.0)]
+    assert [(a, b, f.time) for a, b, f in predictions] == [('a', 'b', 0.0)]
+
+
+def _touching_pair_world():
+    world = CollisionWorld()
+    world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', UNIT, pose=(0.5, 0.0, 0.0))
+    world.add_body('far', UNIT, pose=(100.0, 0.0, 0.0))
+    assert list(world.detect(stamp=0.0).began) == [0.0]
+    return world
+
+
+@pytest.mark.parametrize('change', [
+    lambda w: w.set_footprint('far', UNIT * 2),
+    lambda w: w.add_body('new', UNIT, pose=(-50.0, 0.0, 0.0)),
+    lambda w: w.remove_body('far'),
+    lambda w: (w.add_body('first', UNIT, pose=(0.0, 50.0, 0.0)), w.remove_body('first')),
+    lambda w: w.set_footprint('a', UNIT * 1.2),
+])
+def test_contact_start_survives_changes_of_other_bodies(change):
+    world = _touching_pair_world()
+    world.detect(stamp=1.0)
+    change(world)
+    contacts = world.detect(stamp=2.0)
+    assert contacts.name_pairs() == [('a', 'b')]
+    assert list(contacts.began) == [0.0]
+
+
+def test_contact_start_follows_names_when_indices_shift():
+    world = CollisionWorld()
+    world.add_body('gone', UNIT, pose=(-100.0, 0.0, 0.0))
+    world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', UNIT, pose=(0.5, 0.0, 0.0))
+    world.add_body('c', UNIT, pose=(3.0, 0.0, 0.0))
+    world.set_twists([[-1.6, 0.0, 0.0]], ['c'])
+    world.detect(stamp=0.0)
+    world.remove_body('gone')  # a, b, c move down one index
+    world.set_poses([[1.4, 0.0, 0.0]], ['c'])
+    contacts = world.detect(stamp=1.0)
+    began = dict(zip(contacts.name_pairs(), contacts.began))
+    assert began[('a', 'b')] == 0.0
+    # traced back with c's state at 0: its left side (x - 0.5) reaches b's right side (1.0)
+    # when 3.0 - 1.6 t = 1.5
+    assert began[('b', 'c')] == pytest.approx(1.5 / 1.6, abs=1e-12)
+
+
+@given(st.lists(st.sampled_from(['add', 'remove', 'footprint', 'tick']), max_size=12))
+def test_contact_histories_across_body_changes(ops):
+    """Whatever happens to other bodies, the a|b contact keeps the stamp it began at."""
+    world = _touching_pair_world()
+    extra = []
+    for t, op in enumerate(ops, start=1):
+        if op == 'add':
+            extra.append(f'x{t}')
+            world.add_body(extra[-1], UNIT, pose=(10.0 * t, 40.0, 0.0))
+        elif op == 'remove' and extra:
+            world.remove_body(extra.pop(0))
+        elif op == 'footprint' and extra:
+            world.set_footprint(extra[-1], UNIT * 1.5)
+        contacts = world.detect(stamp=float(t))
+        assert dict(zip(contacts.name_pairs(), contacts.began)) == {('a', 'b'): 0.0}
+
+
+@pytest.mark.parametrize('poses', [np.zeros((3, 2)), np.zeros((1, 6)), np.zeros(3),
+                                   np.zeros((1, 3, 1))])
+def test_pose_arrays_of_another_shape_are_refused(poses):
+    world = CollisionWorld()
+    world.add_body('a', UNIT)
+    world.add_body('b', UNIT)
+    with pytest.raises(ValueError, match='shape'):
+        world.set_poses(poses)
+    assert not world.active.any()
+
+
+@pytest.mark.parametrize('bodies', [[1.9], np.array([0.0]), [True], 'a'])
+def test_body_indices_are_names_or_integers(bodies):
+    world = CollisionWorld()
+    world.add_body('a', UNIT)
+    world.add_body('b', UNIT)
+    with pytest.raises(ValueError, match='bodies'):
+        world.set_poses([[0.0, 0.0, 0.0]], bodies)
+    assert not world.active.any()
+
+
+@pytest.mark.parametrize('pose, message', [((np.nan, 0, 0), 'non-finite'),
+                                           ((0, 0), 'shape'), ((2e9, 0, 0), 'beyond')])
+def test_a_refused_pose_registers_nothing(pose, message):
+    world = CollisionWorld()
+    with pytest.raises(ValueError, match=message):
+        world.add_body('a', UNIT, pose=pose)
+    assert world.names == ()
+    assert world.add_body('a', UNIT, pose=(0, 0, 0)) == 0
+    assert world.active.tolist() == [True]

@@ -27,6 +27,20 @@ def length_tolerance(scale):
 
 
 @jit
+def box_padding(xmin, ymin, xmax, ymax):
+    """Margin added on every side of a body's box: twice the length tolerance of the box.
+
+    With k = TOL_FACTOR * DBL_EPS, box b of largest |coordinate| B_b and extent E_b gets
+    2 k (B_b + E_b).  `narrowphase.pair_tolerance` of the widened boxes is at most
+    k (max B + max E) (1 + 6 k) < 2 k (B_i + E_i + B_j + E_j), the two margins together: two
+    boxes whose bodies are within the pair's tolerance overlap, and touching counts alike in
+    the broad and the narrow phase.
+    """
+    big = max(abs(xmin), abs(ymin), abs(xmax), abs(ymax))
+    return 2.0 * length_tolerance(big + max(xmax - xmin, ymax - ymin))
+
+
+@jit
 def polygon_scale(poly):
     """Return max |coordinate| of a (n, 2) array plus its extent: the `scale` of the tolerance."""
     big = 0.0

@@ -14,6 +14,7 @@ import numpy as np
 from .bounding import spheres_apart
 from .gjk import gjk_kernel
 from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
+from .validation import as_indices
 from ..constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 
@@ -97,7 +98,7 @@ class PolyhedronSet:
         return self.vstart.shape[0] - 1
 
     def _pairs(self, pairs):
-        arr = np.ascontiguousarray(pairs, dtype=INDEX).reshape(-1, 2)
+        arr = as_indices(pairs, 'pairs', 2)
         if arr.size and (arr.min() < 0 or arr.max() >= len(self)):
             raise ValueError(f'pairs index bodies 0 to {len(self) - 1}')
         return arr

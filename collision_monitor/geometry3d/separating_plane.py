@@ -177,9 +177,10 @@ def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, k
 
 
 @jit
-def _edge_axes(a, b, state, lowest_b, lowest_a, tol):
+def _edge_axes(a, b, state, lowest_b, lowest_a, tol, overlapping):
     """The edge-edge axes of `separating_plane_kernel`; `state` ``(gap, a_max, nx, ny, nz,
-    kind)`` is the best of the face axes and is returned updated.
+    kind)`` is the best of the face axes and is returned updated.  `overlapping` says that
+    the bodies are known to share a point (within tol).
 
     Each body's edges go through `_edges_that_may_win` first: for a's edges, with the
     vertices of b found lowest along a's face normals (`lowest_b`, from the face pass); for
@@ -188,14 +189,17 @@ def _edge_axes(a, b, state, lowest_b, lowest_a, tol):
     Overlapping bodies (gap -D <= 0 on the best face axis m): the winning edges pass within D
     of the other body, so edges outside the other body's box grown by D, edges of a wholly
     below b's lowest point along m minus D, and edges of b wholly above a's highest plus D
-    are dropped by their outcodes.
+    are dropped by their outcodes.  That holds only when the bodies do overlap: bodies apart
+    along an edge-edge axis also leave every face axis negative, and their winning edges
+    can be farther than D from each other.
     """
     va, pa, ea, ra = a[0], a[1], a[2], a[3]
     vb, pb, eb, rb = b[0], b[1], b[2], b[3]
     best, bmax, bx, by, bz, kind = state
-    reach = -best + tol if best <= 0.0 else np.inf
-    a_floor = bmax + 2.0 * best - tol if best <= 0.0 else -np.inf
-    b_ceiling = bmax - best + tol if best <= 0.0 else np.inf
+    prune = overlapping and best <= 0.0
+    reach = -best + tol if prune else np.inf
+    a_floor = bmax + 2.0 * best - tol if prune else -np.inf
+    b_ceiling = bmax - best + tol if prune else np.inf
     codes = np.empty(max(va.shape[0], vb.shape[0]), np.int8)
     keep_a = np.empty(ea.shape[0], np.intp)
     keep_b = np.empty(eb.shape[0], np.intp)
@@ -276,8 +280,9 @@ def separating_plane_kernel(a, b, tol, stop_above):
     intersecting bodies, its value (minus the penetration depth) are those of the full
     candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
 
-    Overlapping bodies: with D the depth the face axes leave (minus their best gap), an edge
-    pair can only win when translating b by its depth d <= D along its axis makes the two
+    Overlapping bodies (every face axis at or below zero, and GJK finds a shared point: face
+    axes alone cannot tell overlap from a gap along an edge-edge axis): with D the depth the
+    face axes leave (minus their best gap), an edge pair can only win when translating b by its depth d <= D along its axis makes the two
     edges touch (the nearest face of the Minkowski difference holds the foot of the
     perpendicular from the origin), so each edge passes within D of the other body: edges
     whose boxes stay farther than D (plus the tolerance) from the other body's box are
@@ -292,7 +297,8 @@ def separating_plane_kernel(a, b, tol, stop_above):
     state, done = _face_axes(b[1], a[0], a[4], -1.0, state, stop_above, lowest_a)
     if done:
         return state
-    return _edge_axes(a, b, state, lowest_b, lowest_a, tol)
+    overlapping = state[0] <= 0.0 and gjk_kernel(a[0], b[0])[7]
+    return _edge_axes(a, b, state, lowest_b, lowest_a, tol, overlapping)
 
 
 @jit
@@ -502,9 +508,14 @@ def separating_plane(va, fa, vb, fb):
     -------
     SeparatingPlane
         Of all planes through a face of either body or spanned by an edge of a and an edge of
-        b, the one with the largest gap; the bodies are in contact when its distance is zero or
-        negative.  For intersecting bodies -distance is the penetration depth (the minimum
-        translation, by the separating axis theorem for polyhedra).
+        b that support both bodies (each edge is its body's extreme along the plane's normal:
+        the pair spans a face of the Minkowski difference a - b), the one with the largest
+        gap; the bodies are in contact when its distance is zero or negative.  For
+        intersecting bodies -distance is the penetration depth (the minimum translation, by
+        the separating axis theorem for polyhedra), as over every edge pair.  For separated
+        bodies the gap is positive and at most their distance, equal to it when their closest
+        features are a face and a vertex or two crossing edges; edge pairs that support
+        neither body can give a plane of larger gap that passes through neither.
 
     Raises ValueError for open, inconsistently wound, degenerate or non-convex input.  For
     repeated queries on the same bodies, build `ConvexPolyhedron` objects once and call their

@@ -39,6 +39,22 @@ def as_points3(points, name='points', check_finite=True):
     return arr
 
 
+def as_indices(values, name, columns):
+    """A C-contiguous (k, columns) intp array of integer indices, or ValueError.
+
+    Values must have an integer dtype (an empty sequence is k = 0): a float index is refused,
+    never truncated.  Range checks are the caller's.
+    """
+    arr = np.asarray(values)
+    if arr.size == 0:
+        arr = arr.reshape(0, columns).astype(np.intp)
+    if arr.dtype.kind not in 'iu':
+        raise ValueError(f'{name} must be integer indices, got dtype {arr.dtype}')
+    if arr.ndim != 2 or arr.shape[1] != columns:
+        raise ValueError(f'{name} must have shape (k, {columns}), got {arr.shape}')
+    return np.ascontiguousarray(arr, dtype=np.intp)
+
+
 def mesh_tolerance(vertices):
     """Length tolerance of a mesh: TOL_FACTOR * eps * (max |coordinate| + extent)."""
     extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
@@ -94,9 +110,9 @@ def _convexity_excess(v, planes):
 def _checked_mesh(vertices, faces, name):
     """`closed_mesh`'s checks; returns (vertices, faces, face planes (m, 4), tolerance)."""
     v = as_points3(vertices, f'{name} vertices')
-    f = np.ascontiguousarray(faces, dtype=np.intp)
-    if f.ndim != 2 or f.shape[1] != 3 or f.shape[0] < 4:
-        raise ValueError(f'{name} faces must be (m, 3) triangles, m >= 4')
+    f = as_indices(faces, f'{name} faces', 3)
+    if f.shape[0] < 4:
+        raise ValueError(f'{name} faces must be at least 4 triangles, got {f.shape[0]}')
     if f.min() < 0 or f.max() >= v.shape[0]:
         raise ValueError(f'{name} faces index vertices out of range')
     planes = np.empty((f.shape[0], 4))
