@@ -360,9 +360,10 @@ class CollisionWorld:
         began = np.full(nc, np.nan)
         if stamp is not None:
             began = self._trace_back(float(stamp), pairs, active)
+        # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0
         return Contacts(self.names, pairs, self._c_kind[:nc].copy(),
-                        self._c_normal[:nc].copy(), self._c_depth[:nc].copy(),
-                        self._fstart[:nc + 1].copy(), self._fxy[:nf].copy(),
+                        self._c_normal[:nc] + 0.0, self._c_depth[:nc] + 0.0,
+                        self._fstart[:nc + 1].copy(), self._fxy[:nf] + 0.0,
                         self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy(),
                         began)
 
@@ -436,7 +437,9 @@ class CollisionWorld:
                           self._offsets, self._vstart, self._orient, self._convex, self._aabb,
                           self._radius, constant_velocity, float(horizon), self._scratch,
                           self._entry, *out)
-        return Predictions(self.names, *(o[:k].copy() for o in out))
+        # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
+        return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
+                                         for o in out))
 
     def _trace_back(self, stamp, pairs, active):
         """Began time of each contact; then remember this tick for the next one."""

@@ -1,0 +1,50 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Every example in the README, the docs and the docstrings runs and prints what it shows."""
+
+import doctest
+import importlib
+import pathlib
+import pkgutil
+import re
+
+import pytest
+
+import collision_monitor
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DOCUMENTS = [ROOT / 'README.md', *sorted((ROOT / 'docs').glob('*.md'))]
+ROS_MODULES = ('collision_monitor.node', 'collision_monitor.messages', 'collision_monitor.demo',
+               'collision_monitor.launcher')
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def engine_modules():
+    for info in pkgutil.walk_packages(collision_monitor.__path__, 'collision_monitor.'):
+        if not info.name.startswith(ROS_MODULES):
+            yield info.name
+
+
+def run_markdown_examples(path):
+    """Run the ``>>>`` examples of a Markdown file's python code blocks as one doctest."""
+    text = path.read_text()
+    blocks = re.findall(r'^```python\n(.*?)^```', text, flags=re.M | re.S)
+    test = doctest.DocTestParser().get_doctest('\n'.join(blocks), {}, path.name, str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test)
+    return runner.summarize(verbose=False)
+
+
+@pytest.mark.parametrize('path', DOCUMENTS, ids=lambda p: p.name)
+def test_document_examples(path):
+    assert run_markdown_examples(path).failed == 0
+
+
+def test_readme_has_examples():
+    assert run_markdown_examples(ROOT / 'README.md').attempted >= 10
+
+
+@pytest.mark.parametrize('name', list(engine_modules()))
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=FLAGS)
+    assert result.failed == 0
