@@ -384,3 +384,18 @@ def test_validate_footprint_accepts_simple_polygons(poly):
     assert validate_footprint(np.vstack([poly, poly[:1]])).shape == poly.shape
     assert is_convex(poly) == (abs(to_shapely(poly).convex_hull.area - to_shapely(poly).area)
                                < 1e-9)
+
+
+@pytest.mark.parametrize('offset', [(0.5, 0.5), (-0.5, 0.5), (0.25, -0.25), (-0.7, -0.7)])
+def test_equally_deep_axes_give_the_depth_and_a_separating_normal(offset):
+    """Two unit squares overlapping equally along x and y: the depth is unique, the chosen
+    axis is not (the contract): translating b by depth * normal leaves them touching."""
+    a = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    b = a + np.array(offset)
+    overlap = 1.0 - abs(offset[0])
+    for result in (sat(a, b), contact(a, b)):
+        assert result.depth == pytest.approx(overlap, abs=1e-12)
+        assert np.abs(result.normal).tolist() in ([1.0, 0.0], [0.0, 1.0])
+        moved = to_shapely(b + result.depth * result.normal)
+        assert moved.intersection(to_shapely(a)).area < 1e-12
+        assert moved.distance(to_shapely(a)) < 1e-12

@@ -397,3 +397,26 @@ def test_look_back_interpolates_when_the_contact_began():
     world.set_poses([[1.3, 0.0, 0.0], [1.7, 0.2, 0.0]])
     assert world.detect(stamp=11.3).began.tolist() == pytest.approx([11.0])  # carried
     assert np.isnan(world.detect().began).all()
+
+
+def test_a_tip_that_rises_in_and_falls_back_meets_at_the_first_root():
+    """A triangle's tip thrown up into a box's underside under constant deceleration: it
+    enters at the smaller root of y(t) = 1 and leaves at the larger one, nothing else
+    touches.  y(t) = 0.75 + 1.5 t - t^2, so t = (1.5 -+ sqrt(1.25)) / 2 = 0.191 or 1.309."""
+    world = World()
+    world.add_body('box', [[-1.0, 1.0], [1.0, 1.0], [1.0, 2.0], [-1.0, 2.0]], static=True,
+                   pose=(0.0, 0.0, 0.0))
+    world.add_body('tip', [[-0.3, -0.5], [0.3, -0.5], [0.0, 0.0]], pose=(0.0, 0.75, 0.0))
+    world.set_twists([[0.0, 1.5, 0.0]], ['tip'])
+    world.set_accelerations([[0.0, -2.0, 0.0]], ['tip'])
+    (a, b, first), = list(world.predict(2.0, 'constant_acceleration'))
+    expected = (1.5 - math.sqrt(1.25)) / 2
+    assert (a, b) == ('box', 'tip')
+    assert first.time == pytest.approx(expected, abs=1e-12)
+    assert first.point == pytest.approx([0.0, 1.0], abs=1e-12)
+    pos, vel, acc = vertex_kinematics([0.0, 0.75, 0.0], [0.0, 1.5, 0.0], [0.0, -2.0, 0.0],
+                                      world.footprint('tip'))
+    box = world.world_vertices('box')
+    zero = np.zeros_like(box)
+    assert first_contact(pos, vel, acc, box, zero, zero, 2.0).time == pytest.approx(
+        expected, abs=1e-12)

@@ -261,7 +261,8 @@ class Contact:
     ----------
     kind : ContactKind
     normal : (2,) float64
-        Unit vector from a to b; translating b by ``depth * normal`` separates the pair.
+        Unit vector from a to b; translating b by ``depth * normal`` separates the pair.  Of
+        equally deep axes any one may be returned (not part of the contract).
     depth : float
         Penetration depth, 0 for touching (see the module notes for concave pairs).
     points : (k, 2) float64

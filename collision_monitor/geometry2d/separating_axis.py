@@ -67,6 +67,8 @@ class SatResult(NamedTuple):
     normal : (2,) float64 ndarray
         Unit axis pointing from a to b: translating b by ``depth * normal`` separates them
         (the minimum translation vector); for separated pairs the axis of largest separation.
+        When several axes tie for that (a square on a square's corner), which of them is
+        returned is not part of the contract: each gives the same depth and separates.
     depth : float
         Penetration depth (>= 0 when in contact, 0 when touching); when separated, minus the
         separation along `normal` (a lower bound of the distance).
