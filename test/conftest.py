@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile(
     'default', max_examples=150, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile('quick', max_examples=25, deadline=None,
+                          suppress_health_check=list(HealthCheck))
 settings.register_profile('thorough', max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))
