@@ -27,7 +27,7 @@ $(BENCH_STAMP): $(STAMP)
 	touch $@
 
 demo: $(STAMP)
-	$(PY) -m collision_monitor.demo
+	$(PY) -m collision_monitor.tools.demo
 
 # --capture=sys: what C code writes to stderr (glibc's heap checks, std::terminate) reaches the
 # terminal, where a crash's own message is seen before Python's fault dump.  Then the engine
@@ -48,8 +48,8 @@ test-nojit: $(STAMP)
 # line at a time and runs the tests that cover that module, with the kernels as plain Python.
 # Survivors and why they live: docs/mutation.md.  `mutmut show N` prints mutant N.
 MUTANT_TARGETS ?= \
-	collision_monitor/kinematics.py=test/test_kinematics.py,test/test_toi.py \
-	collision_monitor/broadphase.py=test/test_world.py
+	collision_monitor/kernels/kinematics.py=test/test_kinematics.py,test/test_toi.py \
+	collision_monitor/kernels/broadphase.py=test/test_world.py
 mutants: $(STAMP)
 	$(PY) -m pip install --quiet 'mutmut==2.5.1'
 	for target in $(MUTANT_TARGETS); do \

@@ -46,7 +46,7 @@ setup(
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            'collision_monitor_node = collision_monitor.node:main',
+            'collision_monitor_node = collision_monitor.ros.node:main',
         ],
     },
 )

@@ -125,7 +125,7 @@ def lookahead(sizes, progress, repeats=25):
 def lower_bound(sizes):
     """ns per body of just transforming every vertex into the bodies' boxes
     (`place_bodies`) and sorting once (argsort of N keys)."""
-    from collision_monitor.narrowphase import place_bodies
+    from collision_monitor.kernels.narrowphase import place_bodies
     rows = []
     for n in sizes:
         scene = make_scene(n, 8, 0.02, seed=1)
@@ -188,7 +188,7 @@ def node_start():
     """Seconds from starting the node process to it being active: its log's "active:" line,
     and the first state message at an observer (which adds DDS discovery, about 2.5 s for
     the first start here, the observer's participant being new)."""
-    from collision_monitor.launcher import confine_dds, start_node, stop_node
+    from collision_monitor.tools.launcher import confine_dds, start_node, stop_node
     domain = 90 + os.getpid() % 10
     confine_dds(domain)
     import rclpy

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from collision_monitor.launcher import confine_dds, start_node, stop_node
+from collision_monitor.tools.launcher import confine_dds, start_node, stop_node
 
 
 def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from collision_monitor.launcher import confine_dds, start_node, stop_node
+from collision_monitor.tools.launcher import confine_dds, start_node, stop_node
 
 
 def rss_kib(pid):

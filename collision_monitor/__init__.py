@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """collision_monitor: contacts and imminent collisions between moving polygon bodies.
 
-The engine (`CollisionWorld`, `geometry2d`, `toi`, `geometry3d`) needs only numpy and numba;
-the ROS 2 node lives in `collision_monitor.node` and is the only module importing rclpy.
+Layers, imports flowing one way: `kernels` (numba) <- `engine` (`CollisionWorld`) <- `monitor`
+(configuration, per-tick decisions) <- `ros` (the node, the only rclpy user); `geometry3d`
+beside the engine, over the kernels; `tools` (demo, launcher) on top.  Everything below `ros`
+needs only numpy and numba.
 """
 
-from .geometry2d import Contact, ContactKind
-from .world import CollisionWorld, Contacts, World
+from .engine import CollisionWorld, Contacts, World
+from .kernels.geometry2d import Contact, ContactKind
 
 __all__ = ['CollisionWorld', 'Contact', 'ContactKind', 'Contacts', 'World']

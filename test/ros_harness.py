@@ -13,7 +13,7 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
-from collision_monitor.launcher import start_node, stop_node
+from collision_monitor.tools.launcher import start_node, stop_node
 
 _domains = itertools.count(1)
 _names = itertools.count()
@@ -47,7 +47,7 @@ def warm_kernel_cache():
     processes the tests start then load them instead of each compiling from an empty cache
     (a minute on a loaded two-core machine, past the tests' start-up wait)."""
     if not _WARM:
-        from collision_monitor.monitor import warmup
+        from collision_monitor.monitor.monitor import warmup
         warmup()
         _WARM.append(True)
 

@@ -14,14 +14,13 @@ import collision_monitor
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / 'README.md', *sorted((ROOT / 'docs').glob('*.md'))]
-ROS_MODULES = ('collision_monitor.node', 'collision_monitor.messages', 'collision_monitor.demo',
-               'collision_monitor.launcher')
+ROS_PACKAGES = ('collision_monitor.ros', 'collision_monitor.tools')
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
 def engine_modules():
     for info in pkgutil.walk_packages(collision_monitor.__path__, 'collision_monitor.'):
-        if not info.name.startswith(ROS_MODULES):
+        if not info.name.startswith(ROS_PACKAGES):
             yield info.name
 
 

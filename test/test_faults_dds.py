@@ -11,7 +11,7 @@ from geometry_msgs.msg import Point32, PolygonStamped, PoseStamped
 import pytest
 from rosgraph_msgs.msg import Clock
 
-from collision_monitor.launcher import start_node, stop_node
+from collision_monitor.tools.launcher import start_node, stop_node
 from ros_harness import active_harness, Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from collision_monitor import CollisionWorld
-from collision_monitor.config import build_config, default_values, parse_footprint
-from collision_monitor.monitor import Monitor
+from collision_monitor.monitor.config import build_config, default_values, parse_footprint
+from collision_monitor.monitor.monitor import Monitor
 
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
 FRAME = 'map'

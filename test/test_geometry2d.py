@@ -10,10 +10,10 @@ import pytest
 import shapely
 from shapely.geometry import Point
 
-from collision_monitor.geometry2d import (
+from collision_monitor.kernels.geometry2d import (
     contact, ContactKind, is_convex, point_in_convex_polygon, point_in_polygon,
     polygons_intersect, polyxpoly, sat, validate_footprint)
-from collision_monitor.geometry2d.primitives import segment_intersection
+from collision_monitor.kernels.geometry2d.primitives import segment_intersection
 from shapes import rigid, simple_polygons, to_shapely
 
 SQUARE = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from collision_monitor import CollisionWorld
-from collision_monitor.kinematics import vertex_kinematics
+from collision_monitor.kernels.kinematics import vertex_kinematics
 
 finite = st.floats(-3.0, 3.0)
 state = st.tuples(finite, finite, finite)

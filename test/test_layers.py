@@ -1,34 +1,73 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""The layering rule: kernels and engine import no ROS."""
+"""The layering rule, by folder: imports flow one way, and only the top layers see ROS.
+
+kernels <- engine, geometry3d <- monitor <- ros <- tools (each may import those to its left).
+"""
 
 import ast
 import pathlib
+import sys
 
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / 'collision_monitor'
 ROS_MODULES = {'rclpy', 'geometry_msgs', 'nav_msgs', 'visualization_msgs', 'diagnostic_msgs',
                'std_msgs', 'std_srvs', 'rcl_interfaces', 'lifecycle_msgs', 'builtin_interfaces'}
-ROS_LAYER = {'node.py', 'messages.py', 'demo.py', 'launcher.py'}
+MAY_IMPORT = {
+    'kernels': {'kernels'},
+    'geometry3d': {'kernels', 'geometry3d'},
+    'engine': {'kernels', 'engine'},
+    'monitor': {'kernels', 'engine', 'monitor'},
+    'ros': {'kernels', 'engine', 'monitor', 'ros'},
+    'tools': {'kernels', 'engine', 'geometry3d', 'monitor', 'ros', 'tools'},
+}
+PURE = {'kernels', 'geometry3d', 'engine', 'monitor'}  # numpy, numba and the standard library
+MODULES = sorted(p for p in PACKAGE.rglob('*.py') if p.parent != PACKAGE)
 
 
-def imported_roots(path):
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
+def layer(path):
+    return path.relative_to(PACKAGE).parts[0]
+
+
+def imports(path):
+    """(absolute module names of the package's own imports, roots of the other imports)."""
+    package = ['collision_monitor', *path.relative_to(PACKAGE).parent.parts]
+    own, other = set(), set()
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            yield from (alias.name.split('.')[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            yield node.module.split('.')[0]
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            names = ['.'.join(base + ([node.module] if node.module else []))]
+        else:
+            continue
+        for name in names:
+            (own if name.split('.')[0] == 'collision_monitor' else other).add(name)
+    return own, {name.split('.')[0] for name in other}
 
 
-@pytest.mark.parametrize('path', sorted(p for p in PACKAGE.rglob('*.py')
-                                        if p.name not in ROS_LAYER),
+def test_every_module_lives_in_a_layer():
+    flat = sorted(p.name for p in PACKAGE.glob('*.py') if p.name != '__init__.py')
+    assert flat == []
+    assert {layer(p) for p in MODULES} <= set(MAY_IMPORT)
+
+
+@pytest.mark.parametrize('path', MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_flow_one_way(path):
+    own, _ = imports(path)
+    reached = {name.split('.')[1] for name in own if name.count('.')}
+    assert reached <= MAY_IMPORT[layer(path)], f'{path.name} reaches {reached}'
+
+
+@pytest.mark.parametrize('path', [p for p in MODULES if layer(p) in PURE],
                          ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_ros_below_the_ros_layer(path):
-    assert not set(imported_roots(path)) & ROS_MODULES
+def test_below_ros_only_numpy_numba_and_the_standard_library(path):
+    _, other = imports(path)
+    assert other <= {'numpy', 'numba'} | set(sys.stdlib_module_names)
 
 
 def test_only_the_node_and_the_demo_publisher_import_rclpy():
-    users = {p.name for p in PACKAGE.rglob('*.py') if 'rclpy' in set(imported_roots(p))}
-    assert users == {'node.py', 'demo.py'}
+    users = {str(p.relative_to(PACKAGE)) for p in MODULES if 'rclpy' in imports(p)[1]}
+    assert users == {'ros/node.py', 'tools/demo.py'}
+    assert not any(imports(p)[1] & ROS_MODULES for p in MODULES if layer(p) in PURE)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from rclpy.serialization import serialize_message
 
-from collision_monitor.messages import pose_array_from_cdr
+from collision_monitor.ros.messages import pose_array_from_cdr
 
 
 def pose_array(frame, rows, sec=12, nanosec=345):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import transforms3d
 
-from collision_monitor.config import (build_config, default_values, parse_footprint)
-from collision_monitor.monitor import (Monitor, NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
+from collision_monitor.monitor.config import (build_config, default_values, parse_footprint)
+from collision_monitor.monitor.monitor import (Monitor, NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
                                        yaw_from_quaternion, ZERO_QUATERNION)
 
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'

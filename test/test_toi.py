@@ -10,9 +10,9 @@ import pytest
 import shapely
 
 from collision_monitor import World
-from collision_monitor.kinematics import vertex_kinematics
-from collision_monitor.polyroots import bernstein4, clip_step, poly4_roots
-from collision_monitor.toi import first_contact, quartic_coefficients
+from collision_monitor.kernels.kinematics import vertex_kinematics
+from collision_monitor.kernels.polyroots import bernstein4, clip_step, poly4_roots
+from collision_monitor.kernels.toi import first_contact, quartic_coefficients
 from shapes import rigid, simple_polygons
 
 SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])

@@ -7,7 +7,7 @@ import math
 from hypothesis import given, strategies as st
 import numpy as np
 
-from collision_monitor.trig import REDUCTION_LIMIT, sincos
+from collision_monitor.kernels.trig import REDUCTION_LIMIT, sincos
 
 
 @given(st.floats(-2 * REDUCTION_LIMIT, 2 * REDUCTION_LIMIT))

@@ -8,8 +8,8 @@ import pytest
 import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, World
-from collision_monitor.broadphase import grid_pairs, GridWorkspace
-from collision_monitor.geometry2d import contact
+from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace
+from collision_monitor.kernels.geometry2d import contact
 from shapes import star_polygon
 
 RECT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])

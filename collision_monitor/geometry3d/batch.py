@@ -15,7 +15,7 @@ from .bounding import spheres_apart
 from .gjk import gjk_kernel
 from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
 from .validation import as_indices
-from ..constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
+from ..kernels.constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 
 @jit

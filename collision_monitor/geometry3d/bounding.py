@@ -11,7 +11,7 @@ import numpy as np
 
 from .distance import segment_distance_kernel
 from .validation import as_points3, as_vector
-from ..constants import jit, jit_inline
+from ..kernels.constants import jit, jit_inline
 
 
 class Sphere(NamedTuple):

@@ -9,7 +9,7 @@ end points.
 import numpy as np
 
 from .validation import as_vector
-from ..constants import DBL_EPS, jit
+from ..kernels.constants import DBL_EPS, jit
 
 
 @jit

@@ -13,7 +13,7 @@ carry over to the witness points on A and B.
 import numpy as np
 
 from .validation import as_points3
-from ..constants import call_parallel, DBL_EPS, jit
+from ..kernels.constants import call_parallel, DBL_EPS, jit
 
 MAX_ITER = 128
 

@@ -12,9 +12,9 @@ one kernel on scratch arrays: per query this was Python's cost, not the geometry
 
 import numpy as np
 
-from ..constants import jit
-from ..geometry2d.point_in_polygon import point_in_convex_kernel
-from ..geometry2d.primitives import point_on_segment, segment_intersection
+from ..kernels.constants import jit
+from ..kernels.geometry2d.point_in_polygon import point_in_convex_kernel
+from ..kernels.geometry2d.primitives import point_on_segment, segment_intersection
 
 SAME_POINT = 1e-12
 """Projected points closer than this (m, per coordinate, relative to the hull's scale) are one

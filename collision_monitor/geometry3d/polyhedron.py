@@ -5,7 +5,7 @@
 import numpy as np
 
 from .validation import as_points3, closed_mesh, convex_mesh, mesh_tolerance
-from ..constants import jit
+from ..kernels.constants import jit
 
 # Ray directions tried in turn by ray casting: irrational-looking, so that a ray through an
 # edge or a vertex of a mesh built on a grid is unlikely; a degenerate hit moves to the next.

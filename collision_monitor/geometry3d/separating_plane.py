@@ -15,7 +15,7 @@ from .bounding import bounding_sphere, spheres_apart
 from .gjk import gjk_kernel
 from .manifold import manifold_kernel
 from .validation import convex_mesh, mesh_tolerance
-from ..constants import jit
+from ..kernels.constants import jit
 
 DEGENERATE_TOL = 1e-9
 """Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one

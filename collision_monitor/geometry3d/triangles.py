@@ -6,8 +6,8 @@ import numpy as np
 
 from .manifold import clip_convex, hull2, plane_basis_kernel
 from .validation import as_points3
-from ..constants import DBL_EPS, TOL_FACTOR
-from ..geometry2d.point_in_polygon import point_in_polygon_kernel
+from ..kernels.constants import DBL_EPS, TOL_FACTOR
+from ..kernels.geometry2d.point_in_polygon import point_in_polygon_kernel
 
 
 def _tol(*arrays):

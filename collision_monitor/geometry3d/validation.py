@@ -8,7 +8,7 @@ counter-clockwise seen from outside (the right-hand rule gives the outward norma
 
 import numpy as np
 
-from ..constants import DBL_EPS, FLOAT, jit, TOL_FACTOR
+from ..kernels.constants import DBL_EPS, FLOAT, jit, TOL_FACTOR
 
 
 def as_vector(x, name):

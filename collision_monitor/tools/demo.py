@@ -8,7 +8,7 @@ PoseStamped, a second AMR and a person from a tracker's PoseArray), listens to t
 warnings and contacts, prints a timeline against the ground truth (dense sampling of the
 scripted motion with the engine's own exact predicates), and writes a picture.
 
-Run: ``make demo`` (or ``python -m collision_monitor.demo [--out PATH]``).
+Run: ``make demo`` (or ``python -m collision_monitor.tools.demo [--out PATH]``).
 """
 
 import argparse
@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
-from .config import parse_footprint
-from .geometry2d import polygons_intersect
+from ..monitor.config import parse_footprint
+from ..kernels.geometry2d import polygons_intersect
 from .launcher import confine_dds, start_node, stop_node
 
 CONFIG = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'demo_warehouse.yaml'

@@ -36,7 +36,7 @@ def start_node(params_file, domain_id, parameters=(), log_path=None):
     `parameters` are extra ``name:=value`` overrides.  Output goes to `log_path` (or is
     discarded).
     """
-    cmd = [sys.executable, '-m', 'collision_monitor.node', '--ros-args',
+    cmd = [sys.executable, '-m', 'collision_monitor.ros.node', '--ros-args',
            '--params-file', str(params_file)]
     for p in parameters:
         cmd += ['-p', p]

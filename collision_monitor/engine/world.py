@@ -5,15 +5,15 @@
 import numba
 import numpy as np
 
-from .broadphase import grid_pairs, GridWorkspace
-from .constants import FLOAT, INDEX, MAX_COORDINATE, set_kernel_threads
-from .geometry2d.contact import Contact
-from .geometry2d.primitives import centroid
-from .geometry2d.validation import (is_convex, polygon_orientation, rows_finite_extent,
-                                   validate_footprint)
-from .kinematics import swept_boxes, vertex_kinematics
-from .narrowphase import narrow_phase, pair_tolerance, place_bodies
-from .toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
+from ..kernels.broadphase import grid_pairs, GridWorkspace
+from ..kernels.constants import FLOAT, INDEX, MAX_COORDINATE, set_kernel_threads
+from ..kernels.geometry2d.contact import Contact
+from ..kernels.geometry2d.primitives import centroid
+from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
+                                            rows_finite_extent, validate_footprint)
+from ..kernels.kinematics import swept_boxes, vertex_kinematics
+from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
+from ..kernels.toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
 
 
 class Contacts:

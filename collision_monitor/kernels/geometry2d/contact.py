@@ -358,7 +358,7 @@ def polygons_intersect(a, b):
     -----
     Convex pairs use the separating axis test; other pairs test every edge pair for a common
     point and then one vertex of each for containment in the other.  Touching within the
-    length tolerance of `collision_monitor.constants` counts as intersecting.
+    length tolerance of `collision_monitor.kernels.constants` counts as intersecting.
     """
     pa = _PolygonInfo(a, 'a')
     pb = _PolygonInfo(b, 'b')

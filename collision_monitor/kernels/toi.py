@@ -308,7 +308,7 @@ class FirstContact(NamedTuple):
         Seconds from now; 0.0 when they already touch.
     vertex_of : str
         ``'a'`` when a vertex of a meets an edge of b, ``'b'`` for the other way round, ``''``
-        when they already touch (time 0: see `collision_monitor.geometry2d.contact`).
+        when they already touch (time 0: see `collision_monitor.kernels.geometry2d.contact`).
     vertex, edge : int
         Index of the vertex in its polygon, and of the edge (joining vertices edge and
         edge + 1) in the other; -1 at time 0.
@@ -347,7 +347,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
     verts_a, verts_b : (n, 2) array_like of float
         World vertices at t = 0 (metres), simple polygons of either winding.
     vel_a, vel_b : (n, 2) array_like of float
-        Vertex velocities (m/s), e.g. from `collision_monitor.kinematics.vertex_kinematics`.
+        Vertex velocities (m/s), e.g. from `collision_monitor.kernels.kinematics.vertex_kinematics`.
     acc_a, acc_b : (n, 2) array_like of float or None
         Vertex accelerations (m/s^2); None for the constant-velocity predictor.
     horizon : float

@@ -15,11 +15,11 @@ import math
 import numpy as np
 
 from .config import Config, parse_footprint
-from .constants import FLOAT, MAX_COORDINATE
-from .geometry2d.validation import validate_footprint
-from .motion import estimate_motion, PoseHistory, push_pose, push_poses
-from .toi import FirstContact
-from .world import CollisionWorld
+from ..kernels.constants import FLOAT, MAX_COORDINATE
+from ..kernels.geometry2d.validation import validate_footprint
+from ..kernels.motion import estimate_motion, PoseHistory, push_pose, push_poses
+from ..kernels.toi import FirstContact
+from ..engine.world import CollisionWorld
 
 # A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
 _PLACEHOLDER = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])

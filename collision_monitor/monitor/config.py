@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .geometry2d.validation import validate_footprint
-from .toi import PREDICTORS
+from ..kernels.geometry2d.validation import validate_footprint
+from ..kernels.toi import PREDICTORS
 
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
               'nav_msgs/Odometry')

@@ -33,12 +33,13 @@ from std_msgs.msg import Header
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
-from .config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
-                     GLOBAL_PARAMETERS, parse_ignore_pairs, SOURCE_PARAMETERS, source_names)
 from .messages import (contacts_array, health_status, markers_array, polygon_points,
                        pose_array_from_cdr, pose_fields, stamp_seconds, state_array,
                        warnings_array)
-from .monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup
+from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
+                              GLOBAL_PARAMETERS, parse_ignore_pairs, SOURCE_PARAMETERS,
+                              source_names)
+from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.

@@ -114,7 +114,7 @@ def point_in_polygon(points, polygon):
     inside : (m,) bool ndarray
         True inside or on the boundary, as MATLAB ``inpolygon`` returns ``in``.
     on_boundary : (m,) bool ndarray
-        True within the length tolerance of an edge (see `collision_monitor.constants`).
+        True within the length tolerance of an edge (see `collision_monitor.kernels.constants`).
     """
     pts = as_points(points)
     poly = as_polygon(polygon)
