@@ -69,3 +69,37 @@ def test_swept_boxes_hold_every_model_vertex_path(predictor, pose, twist, accel)
     slack = 1e-5 * (1.0 + np.abs(path).max())
     assert (path[..., 0] >= box[0] - slack).all() and (path[..., 0] <= box[2] + slack).all()
     assert (path[..., 1] >= box[1] - slack).all() and (path[..., 1] <= box[3] + slack).all()
+
+
+@pytest.mark.parametrize('vx, ax, lo, hi', [
+    (1.0, -2.0, -2.0, 0.25),   # x = t - t^2 on [0, 2]: turns at 0.5 (0.25), ends at -2
+    (-1.0, 1.0, -0.5, 0.0),    # x = -t + t^2 / 2: turns at 1 (-0.5), ends at 0
+    (0.5, 0.0, 0.0, 1.0),      # no acceleration: the ends
+])
+def test_swept_box_is_the_origin_path_widened_by_the_reach(vx, ax, lo, hi):
+    """A diamond of radius 0.3 translating along x: the box's x extent is the origin's path
+    over [0, 2] (extremes by hand) widened by 0.3, to within the box padding."""
+    world = CollisionWorld()
+    world.add_body('d', [[0.3, 0.0], [0.0, 0.3], [-0.3, 0.0], [0.0, -0.3]], pose=(0, 0, 0))
+    world.set_twists([[vx, 0.0, 0.0]], ['d'])
+    world.set_accelerations([[ax, 0.0, 0.0]], ['d'])
+    world.predict(2.0, 'constant_acceleration')
+    box = world._swept[0]
+    assert box[0] == pytest.approx(lo - 0.3, abs=1e-12)
+    assert box[2] == pytest.approx(hi + 0.3, abs=1e-12)
+    assert box[1] == pytest.approx(-0.3, abs=1e-12) and box[3] == pytest.approx(0.3, abs=1e-12)
+
+
+def test_the_constant_velocity_predictor_ignores_accelerations():
+    """b closes a 2 m gap at 1 m/s while accelerating: constant velocity says 2 s, constant
+    acceleration (0.5 m/s^2 towards a) solves 2 = t + t^2 / 4."""
+    world = CollisionWorld()
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    world.add_body('a', square, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', square, pose=(3.0, 0.0, 0.0))
+    world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
+    world.set_accelerations([[-0.5, 0.0, 0.0]], ['b'])
+    (_, _, cv), = list(world.predict(5.0, 'constant_velocity'))
+    (_, _, ca), = list(world.predict(5.0, 'constant_acceleration'))
+    assert cv.time == pytest.approx(2.0, abs=1e-12)
+    assert ca.time == pytest.approx(-2.0 + np.sqrt(12.0), abs=1e-12)
