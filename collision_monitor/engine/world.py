@@ -30,7 +30,7 @@ class Contacts:
     began : (k,) float64
         When each contact began (the time base of the stamps given to `CollisionWorld.detect`):
         carried over while the contact lasts; for a new contact, interpolated from the state
-        at the previous tick (seed 000's interpolated time of collision); the current stamp
+        at the previous tick ([polygons]' interpolated time of collision); the current stamp
         when that state cannot place it; nan when detect was called without a stamp.
     """
 
@@ -119,7 +119,7 @@ class _Body:
         self.orient = polygon_orientation(self.offsets)
         self.convex = is_convex(self.offsets)
         self.centroid = np.array(centroid(self.offsets))
-        # seed 000: rho_i = max norm(s_i^P), constant, about the body's origin
+        # [polygons]: rho_i = max norm(s_i^P), constant, about the body's origin
         self.radius = float(np.max(np.hypot(self.offsets[:, 0], self.offsets[:, 1])))
         self.static = bool(static)
 

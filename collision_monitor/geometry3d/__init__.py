@@ -1,18 +1,18 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""3D convex-polyhedron algorithms of the course texts.
+"""3D convex-polyhedron algorithms of the references (docs/references.md).
 
 Vertices are (n, 3) float64 arrays (metres); meshes are closed triangle meshes whose faces
 (m, 3) run counter-clockwise seen from outside.  Functions for convex bodies raise ValueError
 for open meshes, degenerate faces or non-convex input.
 
-* distances (seed 003): `segment_distance`, `point_distance`, `line_point_distance`,
+* distances ([slides]): `segment_distance`, `point_distance`, `line_point_distance`,
   `line_line_closest`;
-* bounding volumes (seed 003): `bounding_sphere`, `spheres_overlap`, `sphere_contact`,
+* bounding volumes ([slides]): `bounding_sphere`, `spheres_overlap`, `sphere_contact`,
   `aabb`, `aabbs_overlap`, `obb`, `obbs_overlap`, `capsule`, `capsules_overlap`;
-* point in polyhedron (seed 000): `point_in_convex_polyhedron`, `point_in_polyhedron`;
-* facets (seed 000): `triangle_intersection`, `facet_intersection`;
-* convex pairs (seed 004, 003): `separating_plane`, `contact_manifold`, `gjk_distance`,
+* point in polyhedron ([polygons]): `point_in_convex_polyhedron`, `point_in_polyhedron`;
+* facets ([polygons]): `triangle_intersection`, `facet_intersection`;
+* convex pairs ([baraff], [slides]): `separating_plane`, `contact_manifold`, `gjk_distance`,
   `gjk_distance_batch` (many pairs per call), `convex_polyhedra_intersect`;
   `ConvexPolyhedron` checks a mesh once for repeated plane and manifold queries (`moved`
   places it without checking again); `PolyhedronSet` packs many for batch manifold and

@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Bounding volumes of seed 003 and their overlap tests: sphere, AABB, OBB, capsule.
+"""Bounding volumes of [slides] and their overlap tests: sphere, AABB, OBB, capsule.
 
 Touching counts as overlapping throughout.
 """
@@ -81,7 +81,7 @@ def bounding_sphere(points, method='ritter'):
     points : (n, 3) array_like
     method : {'ritter', 'centroid', 'box'}
         'centroid' and 'box' centre the sphere on the mean of the points or the centre of
-        their AABB (seed 003's choices) with the radius the farthest point; 'ritter' is
+        their AABB ([slides]' choices) with the radius the farthest point; 'ritter' is
         Ritter's near-minimal sphere (within about 5 to 20 % of the smallest).
     """
     pts = as_points3(points)
@@ -109,7 +109,7 @@ def spheres_apart(ca, ra, cb, rb, gap):
 
 
 def spheres_overlap(a, b):
-    """True when ``|c_a - c_b| <= r_a + r_b`` (compared squared, as the slides advise)."""
+    """True when ``|c_a - c_b| <= r_a + r_b`` (compared squared, as [slides] advise)."""
     return not spheres_apart(as_vector(a.centre, 'a.centre'), float(a.radius),
                              as_vector(b.centre, 'b.centre'), float(b.radius), 0.0)
 
@@ -161,7 +161,7 @@ def obb_overlap_kernel(ca, axa, ha, cb, axb, hb, eps):
 
     Axes: the 3 face normals of each box and the 9 cross products of their edges.  Along an
     axis L the boxes are apart when ``|T.L| > sum_i h_a,i |A_i.L| + sum_i h_b,i |B_i.L|``
-    (absolute values take the maximum extents, as the slides say).  Cross products of nearly
+    (absolute values take the maximum extents, as [slides] say).  Cross products of nearly
     parallel edges are skipped: their axis is covered by the face normals.
     """
     t = cb - ca
@@ -197,7 +197,7 @@ def obbs_overlap(a, b):
 
 def capsule(points):
     """A capsule from the points' bounding box: its long axis is the segment, the next largest
-    half-width the radius (seed 003), grown so that every point is inside."""
+    half-width the radius ([slides]), grown so that every point is inside."""
     box = obb(points)
     pts = as_points3(points)
     axis = box.axes[int(np.argmax(box.half))]

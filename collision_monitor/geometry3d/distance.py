@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Distance tests of seed 003: point-point, line-point, line-line, segment-segment.
+"""Distance tests of [slides]: point-point, line-point, line-line, segment-segment.
 
 Points are float64 3-vectors (metres).  A line is a point and a direction; a segment its two
 end points.
@@ -52,7 +52,7 @@ def segment_distance_kernel(p1, q1, p2, q2):
     d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2, a = d1.d1, e = d2.d2, f = d2.r, c = d1.r,
     b = d1.d2: the lines' parameters solve ``[a -b; b -e] (s, t) = (-c, -f)``; s is clamped
     to [0, 1], t recomputed as ``(b s + f) / e`` and clamped, then s recomputed from the
-    clamped t (the clamping of the slides, in Ericson's order).  The four endpoint-to-segment
+    clamped t (the clamping of [slides], in Ericson's order).  The four endpoint-to-segment
     pairs are candidates too: parallel segments (``a e - b^2 ~ 0``) have no interior solution
     and nearly parallel ones a badly conditioned one, while their closest pair always has an
     endpoint of one segment.  Zero-length segments degenerate to points.

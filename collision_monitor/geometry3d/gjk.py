@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""GJK distance between convex hulls of point sets (seed 003's narrow phase).
+"""GJK distance between convex hulls of point sets ([slides]' narrow phase).
 
 The Minkowski difference A - B (the configuration space obstacle, CSO) holds the origin iff
 the hulls intersect, and its point closest to the origin is the difference of the closest

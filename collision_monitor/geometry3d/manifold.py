@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""The contact manifold of two convex polyhedra from their separating plane (seed 004).
+"""The contact manifold of two convex polyhedra from their separating plane ([baraff]).
 
 The vertices of a and of b within ``band`` of the mid-plane are projected onto it (basis u, v
 orthogonal to the normal n, origin the plane point m); the convex hull of each set is taken

@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Point in polyhedron (seed 000, 3D): the facet-normal test and ray casting."""
+"""Point in polyhedron ([polygons], 3D): the facet-normal test and ray casting."""
 
 import numpy as np
 
@@ -20,7 +20,7 @@ _RAYS = np.array([[0.5773502691896258, 0.5773502691896257, 0.5773502691896258],
 @jit
 def points_in_convex_kernel(points, normals, offsets, tol, out):
     """A point is inside when ``n_f . x <= d_f + tol`` for every face f; stop at the first
-    face it is in front of (seed 000's early exit).  Boundary counts as inside."""
+    face it is in front of ([polygons]' early exit).  Boundary counts as inside."""
     for i in range(points.shape[0]):
         inside = True
         for f in range(normals.shape[0]):

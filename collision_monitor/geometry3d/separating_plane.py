@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Baraff's separating plane and the contact manifold of two convex polyhedra (seed 004).
+"""Baraff's separating plane and the contact manifold of two convex polyhedra ([baraff]).
 
 `ConvexPolyhedron` checks a mesh once (closed, outward, convex) and keeps what every query
 needs (face planes, edges and the faces at each edge); its methods then cost only the
@@ -282,11 +282,12 @@ def separating_plane_kernel(a, b, tol, stop_above):
 
     Overlapping bodies (every face axis at or below zero, and GJK finds a shared point: face
     axes alone cannot tell overlap from a gap along an edge-edge axis): with D the depth the
-    face axes leave (minus their best gap), an edge pair can only win when translating b by its depth d <= D along its axis makes the two
-    edges touch (the nearest face of the Minkowski difference holds the foot of the
-    perpendicular from the origin), so each edge passes within D of the other body: edges
-    whose boxes stay farther than D (plus the tolerance) from the other body's box are
-    skipped.  Shallow contacts keep only the few edges around the overlap.
+    face axes leave (minus their best gap), an edge pair can only win when translating b by
+    its depth d <= D along its axis makes the two edges touch (the nearest face of the
+    Minkowski difference holds the foot of the perpendicular from the origin), so each edge
+    passes within D of the other body: edges whose boxes stay farther than D (plus the
+    tolerance) from the other body's box are skipped.  Shallow contacts keep only the few
+    edges around the overlap.
     """
     lowest_b = np.empty(a[1].shape[0], np.intp)
     state, done = _face_axes(a[1], b[0], b[4], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1),
@@ -525,7 +526,7 @@ def separating_plane(va, fa, vb, fb):
 
 
 def contact_manifold(va, fa, vb, fb, eps):
-    """Contact points of two convex polyhedra in contact (seed 004), or None.
+    """Contact points of two convex polyhedra in contact ([baraff]), or None.
 
     Parameters
     ----------

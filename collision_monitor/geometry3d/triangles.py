@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Facet intersection (seed 000, 3D): triangle-triangle and general planar facets."""
+"""Facet intersection ([polygons], 3D): triangle-triangle and general planar facets."""
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def _plane_section(tri, sd, tol):
     for k in range(3):
         j = (k + 1) % 3
         if (sd[k] > tol and sd[j] < -tol) or (sd[k] < -tol and sd[j] > tol):
-            d = sd[k] / (sd[k] - sd[j])  # seed 000's directed distance along the edge
+            d = sd[k] / (sd[k] - sd[j])  # [polygons]' directed distance along the edge
             pts.append(tri[k] + d * (tri[j] - tri[k]))
     return pts
 
@@ -49,7 +49,7 @@ def triangle_intersection(t1, t2):
     -------
     None, or (k, 3) float64
         Non-coplanar triangles: the segment (2 rows) or single point (1 row) they share.
-        Coplanar triangles (the case the seed's method leaves out, handled separately): the
+        Coplanar triangles (the case [polygons] leaves out, handled separately): the
         vertices of their overlap, a convex polygon (any k >= 1), in CCW order about t1's
         normal.
 
@@ -59,7 +59,7 @@ def triangle_intersection(t1, t2):
     vertices from the other's plane give the points where its edges pierce that plane
     (``d = sd_P / (sd_P - sd_Q)``), all on the planes' common line along
     ``u = n_1 x n_2``.  Each triangle meets that line in an interval; the triangles intersect
-    in the overlap of the two intervals (the seed's "second to third sorted piercing points").
+    in the overlap of the two intervals ([polygons]' "second to third sorted piercing points").
     Vertices within the tolerance of a plane count as on it, so touching triangles intersect.
     """
     a, n1 = _triangle(t1, 't1')
@@ -107,7 +107,7 @@ def _coplanar(a, b, normal):
 
 
 def facet_intersection(f1, f2):
-    """Points where the edges of each planar convex facet pierce the other facet (seed 000).
+    """Points where the edges of each planar convex facet pierce the other facet ([polygons]).
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ the world frame (m, m/s, m/s^2; rad, rad/s, rad/s^2, CCW positive), carries each
 * acceleration  a + alpha x r - omega^2 r
 
 The time-of-collision predictors move every vertex as a point with these values held
-constant (seed 000): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translation and a
+constant ([polygons]): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translation and a
 second-order approximation of rotation.
 """
 

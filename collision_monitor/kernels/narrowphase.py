@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Per-tick kernels of the engine: place the bodies, then the narrow phase over candidates.
 
-Bodies are packed: the vertex offsets of body b (its footprint in its own frame, seed 000's
+Bodies are packed: the vertex offsets of body b (its footprint in its own frame, [polygons]'
 constant s_i^P) are rows ``vstart[b]:vstart[b + 1]`` of one (V, 2) array.  A pose is
 ``(x, y, yaw)``: world = R(yaw) offset + (x, y).  World vertices are never stored for all
 bodies: `place_bodies` keeps only boxes and centroids (writing every vertex measured as the
@@ -96,7 +96,7 @@ def narrow_phase(pairs, n_pairs, poses, sincos_yaw, radius, offsets, vstart, ori
                  fxy, fpb, fkind, fidx):
     """Test candidate pairs and describe every contact.
 
-    For each candidate (i, j): the bounding circles of seed 000 (radius about the body origin,
+    For each candidate (i, j): the bounding circles of [polygons] (radius about the body origin,
     fixed at registration) reject far pairs, then `polygons_intersect_kernel`, then
     `contact_kernel` writes the pair's features.  Contact c owns feature rows
     ``fstart[c]:fstart[c + 1]``.  `scratch` (2, M, 2), M the largest vertex count, holds the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Time of collision between moving polygons: constant velocity and constant acceleration.
 
-Model (seed 000, "Interpolating Time of Collision"): every vertex moves as a point,
+Model ([polygons], "Interpolating Time of Collision"): every vertex moves as a point,
 ``r(t) = r + v t + a t^2 / 2`` (a = 0 for the constant-velocity predictor).  A vertex j meets
 the line of edge P->Q of the other polygon when
 
@@ -17,10 +17,10 @@ u1 = v_j - v_P, u2 = (a_j - a_P) / 2, and the same for w with Q), f is the quart
     c1 = w0 x u1 + w1 x u0
     c0 = w0 x u0.
 
-(The seed prints c4 with (a_P - a_P) for (a_Q - a_P), c3 with velocities in both terms, and
+([polygons] prints c4 with (a_P - a_P) for (a_Q - a_P), c3 with velocities in both terms, and
 c2 with (r_j - r_P) x (r_Q - r_P) for its first term; the lines above are derived afresh and
 checked against a numeric expansion in the tests.)  Under constant velocity c4 = c3 = c2's
-acceleration terms = 0, leaving the seed's quadratic a t^2 + b t + c.
+acceleration terms = 0, leaving the quadratic of [polygons] a t^2 + b t + c.
 
 A root counts when it is real, in [0, horizon], and the vertex lies within the edge then:
 ``0 <= d = u(t).w(t) / |w(t)|^2 <= 1``.  Two polygons that are apart first touch when a vertex
@@ -347,7 +347,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
     verts_a, verts_b : (n, 2) array_like of float
         World vertices at t = 0 (metres), simple polygons of either winding.
     vel_a, vel_b : (n, 2) array_like of float
-        Vertex velocities (m/s), e.g. from `collision_monitor.kernels.kinematics.vertex_kinematics`.
+        Vertex velocities (m/s), e.g. from `kinematics.vertex_kinematics`.
     acc_a, acc_b : (n, 2) array_like of float or None
         Vertex accelerations (m/s^2); None for the constant-velocity predictor.
     horizon : float

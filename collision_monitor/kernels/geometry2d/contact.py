@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Narrow phase of two polygons: the intersection test and the full contact description.
 
-A contact is described by its *features* (seed 000's classification table and seed 002's
+A contact is described by its *features* ([polygons]' classification table and [tutorial]'s
 roles):
 
 * a vertex of a inside b (boundary included), with the edge of b that the line from a's
@@ -46,7 +46,7 @@ FEATURE_CROSSING = 2
 
 
 class ContactKind(enum.IntEnum):
-    """Classification of a contact (seed 000's table, extended to the cases it leaves out).
+    """Classification of a contact ([polygons]' table, extended to the cases it leaves out).
 
     With n_a vertices of a in b and n_b vertices of b in a (boundary included):
     VERTEX_EDGE: one side has 0, the other 1; MULTIPLE_VERTEX_EDGE: 0 and >= 2;
@@ -276,7 +276,7 @@ class Contact:
         Seed 002's pairs: each penetrating vertex p_A and its projection p_B on the edge of the
         other body that the line from its own body's centroid through it crosses.
     p_a_body : (v,) intp
-        0 when that p_A is a vertex of a (body A of seed 002 is a), 1 when of b.
+        0 when that p_A is a vertex of a (body A of [tutorial] is a), 1 when of b.
     p_b_edge : (v,) intp
         The edge of the other body holding p_B.
     """

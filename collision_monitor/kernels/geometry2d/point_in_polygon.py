@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Point in polygon: the convex edge-side test and ray casting (seed 000)."""
+"""Point in polygon: the convex edge-side test and ray casting ([polygons])."""
 
 import numpy as np
 
@@ -15,7 +15,7 @@ def point_in_convex_kernel(px, py, poly, orientation, tol):
 
     `orientation` is +1 for CCW vertices and -1 for CW.  Inside means on the inner side of every
     edge line, ``orientation * cross(q - p_k, p - p_k) >= -tol |q - p_k|``; the loop stops at the
-    first edge that has the point outside (seed 000's early exit).
+    first edge that has the point outside ([polygons]' early exit).
     """
     n = poly.shape[0]
     for k in range(n):
@@ -88,7 +88,7 @@ def point_in_convex_polygon(points, polygon):
 
     Notes
     -----
-    The edge-side test of seed 000: a point is inside when it is on the inner side of every
+    The edge-side test of [polygons]: a point is inside when it is on the inner side of every
     edge; the scan over edges stops at the first edge that has it outside.  The result is only
     meaningful for convex polygons (see `point_in_polygon` for any simple polygon).
     """

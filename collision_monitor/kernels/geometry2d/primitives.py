@@ -3,7 +3,7 @@
 """Small numba helpers on 2D points: cross products, orientation, segments.
 
 Conventions: points are float64 pairs ``(x, y)`` in metres.  ``cross(ux, uy, vx, vy)`` is the
-z component of u x v, positive when v is counter-clockwise (CCW) from u.  The seed texts write
+z component of u x v, positive when v is counter-clockwise (CCW) from u.  [polygons] writes
 ``(r_j - r_i)^T [R] (q - p)`` with ``[R]`` a quarter-turn; that is ``cross(q - p, r_j - r_i)``
 up to the sign fixed by the polygon orientation.  Segment ``k`` of a polygon joins vertex ``k``
 and vertex ``(k + 1) % n``.
@@ -124,7 +124,7 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
     -----
     With d_i the signed distances of the endpoints of one segment from the line of the other,
     the segments cross when each pair straddles the other's line; the crossing parameter along
-    p is d(p1) / (d(p1) - d(p2)), the seed's d_i formula in a form that stays finite.
+    p is d(p1) / (d(p1) - d(p2)), the d_i formula of [polygons] in a form that stays finite.
     """
     ox = p1x
     oy = p1y

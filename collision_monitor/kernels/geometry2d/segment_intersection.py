@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Edge intersection of polylines: MATLAB-style ``polyxpoly`` (seed 000)."""
+"""Edge intersection of polylines: MATLAB-style ``polyxpoly`` ([polygons])."""
 
 import numpy as np
 

@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Separating axis theorem for convex polygons (seed 000), with the minimum translation."""
+"""Separating axis theorem for convex polygons ([polygons]), with the minimum translation."""
 
 from typing import NamedTuple
 
