@@ -24,7 +24,7 @@ from ..monitor.config import parse_footprint
 from ..kernels.geometry2d import polygons_intersect
 from .launcher import confine_dds, start_node, stop_node
 
-CONFIG = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'demo_warehouse.yaml'
+CONFIG = pathlib.Path(__file__).resolve().parents[2] / 'config' / 'demo_warehouse.yaml'
 DURATION = 10.0  # s of scenario
 RATES = {'amr': 50.0, 'forklift': 30.0, 'tracker': 15.0}  # Hz
 
