@@ -49,7 +49,10 @@ test-nojit: $(STAMP)
 # Survivors and why they live: docs/mutation.md.  `mutmut show N` prints mutant N.
 MUTANT_TARGETS ?= \
 	collision_monitor/kernels/kinematics.py=test/test_kinematics.py,test/test_toi.py \
-	collision_monitor/kernels/broadphase.py=test/test_world.py
+	collision_monitor/kernels/broadphase.py=test/test_world.py \
+	collision_monitor/kernels/polyroots.py=test/test_toi.py \
+	collision_monitor/kernels/toi.py=test/test_toi.py \
+	collision_monitor/kernels/narrowphase.py=test/test_world.py,test/test_geometry2d.py
 mutants: $(STAMP)
 	$(PY) -m pip install --quiet 'mutmut==2.5.1'
 	for target in $(MUTANT_TARGETS); do \
