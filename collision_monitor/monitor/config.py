@@ -7,7 +7,8 @@ Pure Python (no rclpy): the node declares the parameters listed in `GLOBAL_PARAM
 the offending parameter.
 """
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 import math
 import re
 from typing import NamedTuple
@@ -22,25 +23,49 @@ POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStam
 
 
 class Param(NamedTuple):
-    """One parameter: name, default, description, and (low, high) for numbers."""
+    """One parameter: name, default, description, (low, high) for numbers and their unit,
+    and whether it may change while the node runs (``read_only=False``).
+
+    The default's type is the parameter's type; a list default of one empty string declares
+    an empty string array (ROS 2 cannot infer the type of an empty list).
+    """
 
     name: str
     default: object
     description: str
     range: tuple = None
     read_only: bool = True
+    unit: str = ''
+
+    @property
+    def type_name(self):
+        """The ROS parameter type: bool, int, double, string, string[] or double[n]."""
+        if isinstance(self.default, list):
+            return ('string[]' if isinstance(self.default[0], str)
+                    else f'double[{len(self.default)}]')
+        return {bool: 'bool', int: 'int', float: 'double', str: 'string'}[type(self.default)]
+
+    def convert(self, value):
+        """The value as `Config` holds it: a number or string, or a tuple without the empty
+        strings that stand for an empty string array."""
+        if isinstance(self.default, list):
+            if isinstance(self.default[0], str):
+                return tuple(v for v in value if v != '')
+            return tuple(float(v) for v in value)
+        return type(self.default)(value)
 
 
 GLOBAL_PARAMETERS = (
     Param('frame_id', 'map', 'Fixed frame of every pose; poses in other frames are rejected.'),
-    Param('tick_rate', 50.0, 'Detection and prediction rate, Hz.', (1.0, 1000.0)),
-    Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False),
+    Param('tick_rate', 50.0, 'Detection and prediction rate, Hz.', (1.0, 1000.0), unit='Hz'),
+    Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False, 's'),
     Param('predictor', 'constant_acceleration',
           'Vertex motion model: constant_acceleration or constant_velocity.', read_only=False),
     Param('pose_timeout', 0.5, 'A body whose last pose is older than this is stale, s.',
-          (0.01, 3600.0), False),
+          (0.01, 3600.0), False, 's'),
     Param('history_window', 0.5,
-          'Pose history used to estimate velocity and acceleration, s.', (0.01, 10.0), False),
+          'Pose history used to estimate velocity and acceleration, s.', (0.01, 10.0), False,
+          's'),
     Param('trigger_ticks', 2, 'Consecutive ticks a pair must be predicted before it is warned.',
           (1, 1000), False),
     Param('release_ticks', 5, 'Consecutive ticks without prediction before a warning clears.',
@@ -63,12 +88,12 @@ GLOBAL_PARAMETERS = (
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
     Param('gate.body', '', 'The body whose velocity commands the gate filters.'),
     Param('gate.stop_time', 0.5, 'Stop when the time to collision is below this, s.',
-          (0.0, 60.0), False),
+          (0.0, 60.0), False, 's'),
     Param('gate.slowdown_time', 1.5,
           'Scale speed linearly between stop_time and this time to collision, s.',
-          (0.0, 60.0), False),
+          (0.0, 60.0), False, 's'),
     Param('gate.cmd_timeout', 0.5, 'Publish zero when cmd_vel_in is older than this, s.',
-          (0.01, 60.0), False),
+          (0.01, 60.0), False, 's'),
 )
 
 BODY_PARAMETERS = (
@@ -135,36 +160,45 @@ class SourceConfig:
 
 @dataclass(frozen=True)
 class GateConfig:
-    """The optional velocity gate of one body."""
+    """The optional velocity gate of one body: the ``gate.*`` parameters."""
 
-    enabled: bool = False
-    body: str = ''
-    stop_time: float = 0.5
-    slowdown_time: float = 1.5
-    cmd_timeout: float = 0.5
+    enabled: bool
+    body: str
+    stop_time: float
+    slowdown_time: float
+    cmd_timeout: float
 
 
 @dataclass(frozen=True)
 class Config:
-    """Everything the monitor needs, checked."""
+    """Everything the monitor needs, checked.  Field ``f`` holds parameter ``f``
+    (``gate.f`` is ``gate``'s field f); bodies, sources and ignore_pairs are built from
+    their names and sub-namespaces."""
 
-    frame_id: str = 'map'
-    tick_rate: float = 50.0
-    horizon: float = 2.0
-    predictor: str = PREDICTORS[0]
-    pose_timeout: float = 0.5
-    history_window: float = 0.5
-    trigger_ticks: int = 2
-    release_ticks: int = 5
-    ignore_pairs: frozenset = frozenset()
-    max_bodies: int = 10000
-    max_vertices: int = 64
-    autostart: bool = True
-    tick_on_source: bool = False
-    engine_threads: int = 1
-    bodies: tuple = ()
-    sources: tuple = ()
-    gate: GateConfig = field(default_factory=GateConfig)
+    frame_id: str
+    tick_rate: float
+    horizon: float
+    predictor: str
+    pose_timeout: float
+    history_window: float
+    trigger_ticks: int
+    release_ticks: int
+    ignore_pairs: frozenset
+    max_bodies: int
+    max_vertices: int
+    autostart: bool
+    tick_on_source: bool
+    engine_threads: int
+    bodies: tuple
+    sources: tuple
+    gate: GateConfig
+
+
+GROUPS = {'gate': GateConfig}
+"""Parameter prefixes that are a nested dataclass of `Config`."""
+BUILT = ('bodies', 'sources', 'ignore_pairs')
+"""Global parameters whose `Config` field is built from more than their own value."""
+RUNTIME_PARAMETERS = tuple(p for p in GLOBAL_PARAMETERS if not p.read_only)
 
 
 def _names(values, what):
@@ -277,25 +311,85 @@ def build_config(values, body_values, source_values):
                              f'must give its pose')
         bodies.append(BodyConfig(name, bv['pose_topic'], bv['pose_type'], footprint,
                                  bv['footprint_topic'], bool(bv['static']), pose, sources_of))
-    gate = GateConfig(bool(values['gate.enabled']), values['gate.body'],
-                      float(values['gate.stop_time']), float(values['gate.slowdown_time']),
-                      float(values['gate.cmd_timeout']))
-    if gate.enabled and gate.body not in names:
-        raise ValueError(f'gate.body: {gate.body!r} is not one of the bodies')
-    return Config(
-        frame_id=values['frame_id'], tick_rate=float(values['tick_rate']),
-        horizon=float(values['horizon']), predictor=values['predictor'],
-        pose_timeout=float(values['pose_timeout']),
-        history_window=float(values['history_window']),
-        trigger_ticks=int(values['trigger_ticks']), release_ticks=int(values['release_ticks']),
-        ignore_pairs=parse_ignore_pairs(values['ignore_pairs'], set(names)),
-        max_bodies=int(values['max_bodies']), max_vertices=max_vertices,
-        autostart=bool(values['autostart']), tick_on_source=bool(values['tick_on_source']),
-        engine_threads=int(values['engine_threads']), bodies=tuple(bodies),
-        sources=tuple(sources),
-        gate=gate)
+    top, groups = _split({p.name: values[p.name] for p in GLOBAL_PARAMETERS})
+    top.update({group: GROUPS[group](**fields) for group, fields in groups.items()})
+    if top['gate'].enabled and top['gate'].body not in names:
+        raise ValueError(f'gate.body: {top["gate"].body!r} is not one of the bodies')
+    return Config(ignore_pairs=parse_ignore_pairs(values['ignore_pairs'], set(names)),
+                  bodies=tuple(bodies), sources=tuple(sources), **top)
+
+
+def _split(values):
+    """Converted values of the given global parameters (those in `BUILT` left out): the
+    top-level `Config` fields, and ``{group: {field: value}}`` for the `GROUPS`."""
+    top = {}
+    groups = {}
+    for p in GLOBAL_PARAMETERS:
+        if p.name in BUILT or p.name not in values:
+            continue
+        group, _, name = p.name.rpartition('.')
+        (groups.setdefault(group, {}) if group else top)[name] = p.convert(values[p.name])
+    return top, groups
+
+
+def runtime_value(config, name):
+    """The current value of run-time parameter `name` in `config`, as the parameter holds it."""
+    if name == 'ignore_pairs':
+        return sorted('|'.join(sorted(pair)) for pair in config.ignore_pairs) or ['']
+    group, _, field = name.rpartition('.')
+    return getattr(getattr(config, group) if group else config, field)
+
+
+def runtime_update(config, changes):
+    """`config` with run-time parameter changes applied (name -> value).
+
+    Every run-time parameter of the table is applied the same way; raises ValueError naming
+    the first bad value, or a parameter that is not run-time, and then nothing changes.
+    """
+    runtime = {p.name for p in RUNTIME_PARAMETERS}
+    fixed = sorted(set(changes) - runtime)
+    if fixed:
+        raise ValueError(f'{fixed[0]}: read only while the node runs')
+    merged = {name: runtime_value(config, name) for name in runtime}
+    merged.update(changes)
+    check_runtime(merged)
+    ignore = parse_ignore_pairs(merged['ignore_pairs'], {b.name for b in config.bodies})
+    top, groups = _split(changes)
+    top.update({group: dataclasses.replace(getattr(config, group), **fields)
+                for group, fields in groups.items()})
+    return dataclasses.replace(config, ignore_pairs=ignore, **top)
 
 
 def default_values():
     """Global parameter defaults as a dict (what the node declares)."""
     return {p.name: p.default for p in GLOBAL_PARAMETERS}
+
+
+def _markdown_default(p):
+    if isinstance(p.default, list):
+        items = [v for v in p.default if v != '']
+        return f'`{items}`'
+    if isinstance(p.default, bool):
+        return str(p.default).lower()
+    if isinstance(p.default, str):
+        return f'`{p.default}`' if p.default else ''
+    return repr(p.default)
+
+
+def markdown_table():
+    """The parameter table of the README, generated from the tables of this module
+    (``python -m collision_monitor.monitor.config`` prints it)."""
+    rows = ['| name | type | default | range | runtime | description |',
+            '| --- | --- | --- | --- | --- | --- |']
+    for prefix, params in (('', GLOBAL_PARAMETERS), ('<body>.', BODY_PARAMETERS),
+                           ('<source>.', SOURCE_PARAMETERS)):
+        for p in params:
+            span = f'{p.range[0]!r} to {p.range[1]!r} {p.unit}'.strip() if p.range else ''
+            text = p.description.replace('|', '\\|')
+            rows.append(f'| `{prefix}{p.name}` | {p.type_name} | {_markdown_default(p)} | '
+                        f'{span} | {"" if p.read_only else "yes"} | {text} |')
+    return '\n'.join(rows) + '\n'
+
+
+if __name__ == '__main__':
+    print(markdown_table(), end='')

@@ -10,7 +10,6 @@ the monitor.
 """
 
 from collections import deque
-import dataclasses
 import math
 import signal
 import threading
@@ -37,8 +36,8 @@ from .messages import (contacts_array, health_status, markers_array, polygon_poi
                        pose_array_from_cdr, pose_fields, stamp_seconds, state_array,
                        warnings_array)
 from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
-                              GLOBAL_PARAMETERS, parse_ignore_pairs, SOURCE_PARAMETERS,
-                              source_names)
+                              GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
+                              SOURCE_PARAMETERS, source_names)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
@@ -57,7 +56,7 @@ POSE_MESSAGES = {
     'geometry_msgs/PoseWithCovarianceStamped': PoseWithCovarianceStamped,
     'nav_msgs/Odometry': Odometry,
 }
-RUNTIME = tuple(p.name for p in GLOBAL_PARAMETERS if not p.read_only)
+RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
 
 
 def _descriptor(param):
@@ -166,38 +165,23 @@ class CollisionMonitorNode(LifecycleNode):
         return out
 
     def _validate_parameters(self, params):
-        values = {p.name: p.value for p in params if p.name in RUNTIME}
-        merged = {n: self.get_parameter(n).value for n in RUNTIME}
-        merged.update(values)
+        changes = {p.name: p.value for p in params if p.name in RUNTIME}
         try:
-            check_runtime(merged)
-            if self.monitor is not None and 'ignore_pairs' in values:
-                parse_ignore_pairs(values['ignore_pairs'], set(self.monitor.names))
+            if self.monitor is not None:
+                runtime_update(self.monitor.config, changes)
+            else:
+                merged = {n: self.get_parameter(n).value for n in RUNTIME}
+                merged.update(changes)
+                check_runtime(merged)
         except ValueError as err:
             return SetParametersResult(successful=False, reason=str(err))
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, params):
-        if self.monitor is None:
-            return
         changes = {p.name: p.value for p in params if p.name in RUNTIME}
-        if not changes:
+        if self.monitor is None or not changes:
             return
-        cfg = self.monitor.config
-        gate = cfg.gate
-        gate = dataclasses.replace(
-            gate,
-            stop_time=float(changes.get('gate.stop_time', gate.stop_time)),
-            slowdown_time=float(changes.get('gate.slowdown_time', gate.slowdown_time)),
-            cmd_timeout=float(changes.get('gate.cmd_timeout', gate.cmd_timeout)))
-        ignore = cfg.ignore_pairs
-        if 'ignore_pairs' in changes:
-            ignore = parse_ignore_pairs(changes['ignore_pairs'], set(self.monitor.names))
-        plain = {k: changes[k] for k in ('horizon', 'predictor', 'pose_timeout',
-                                         'history_window', 'trigger_ticks', 'release_ticks')
-                 if k in changes}
-        self.monitor.apply_runtime(dataclasses.replace(cfg, gate=gate, ignore_pairs=ignore,
-                                                       **plain))
+        self.monitor.apply_runtime(runtime_update(self.monitor.config, changes))
         self.get_logger().info(f'parameters changed: {sorted(changes)}')
 
     # interfaces ----------------------------------------------------------------------------

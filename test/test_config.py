@@ -1,0 +1,73 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The parameter table: one source for Config, run-time updates and the README."""
+
+import pathlib
+
+import pytest
+
+from collision_monitor.monitor.config import (build_config, default_values, GLOBAL_PARAMETERS,
+                                              markdown_table, RUNTIME_PARAMETERS,
+                                              runtime_update, runtime_value)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
+
+
+def two_bodies(**changes):
+    values = default_values()
+    values.update(bodies=['a', 'b'], **changes)
+    body = {'pose_topic': '', 'pose_type': 'geometry_msgs/PoseStamped', 'footprint': SQUARE,
+            'footprint_topic': '', 'static': True, 'pose': [0.0, 0.0, 0.0]}
+    return build_config(values, {'a': body, 'b': body}, {})
+
+
+def another_value(p):
+    """A valid value different from the default, chosen from the table's own range."""
+    if p.name == 'predictor':
+        return 'constant_velocity'
+    if p.name == 'ignore_pairs':
+        return ['a|b']
+    lo, hi = p.range
+    value = type(p.default)((lo + hi) / 2)
+    return value if value != p.default else type(p.default)(hi)
+
+
+def test_readme_table_is_generated_from_the_parameter_table():
+    assert markdown_table() in (ROOT / 'README.md').read_text()
+
+
+def test_config_holds_every_global_parameter_at_its_default():
+    config = two_bodies()
+    for p in RUNTIME_PARAMETERS:
+        assert runtime_value(config, p.name) == p.default
+    assert config.frame_id == 'map' and config.autostart is True and config.gate.body == ''
+
+
+@pytest.mark.parametrize('param', RUNTIME_PARAMETERS, ids=lambda p: p.name)
+def test_every_runtime_parameter_reaches_the_config(param):
+    """A new run-time parameter is applied by the table alone: changing it changes the
+    Config, and nothing else."""
+    config = two_bodies(**{'gate.slowdown_time': 60.0})  # any stop_time is valid below it
+    value = another_value(param)
+    updated = runtime_update(config, {param.name: value})
+    assert runtime_value(updated, param.name) == value
+    for other in RUNTIME_PARAMETERS:
+        if other is not param:
+            assert runtime_value(updated, other.name) == runtime_value(config, other.name)
+
+
+@pytest.mark.parametrize('changes, message', [
+    ({'horizon': 0.0}, 'horizon'), ({'predictor': 'psychic'}, 'predictor'),
+    ({'gate.stop_time': 2.0}, 'slowdown_time'), ({'ignore_pairs': ['a|z']}, 'unknown'),
+    ({'frame_id': 'odom'}, 'frame_id: read only'), ({'tick_rate': 10.0}, 'tick_rate'),
+])
+def test_bad_runtime_changes_name_the_parameter(changes, message):
+    with pytest.raises(ValueError, match=message):
+        runtime_update(two_bodies(), changes)
+
+
+def test_runtime_parameters_are_those_marked_in_the_table():
+    assert {p.name for p in RUNTIME_PARAMETERS} == {
+        p.name for p in GLOBAL_PARAMETERS if not p.read_only}
+    assert 'horizon' in {p.name for p in RUNTIME_PARAMETERS}
