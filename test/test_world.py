@@ -331,3 +331,46 @@ def test_a_refused_pose_registers_nothing(pose, message):
     assert world.names == ()
     assert world.add_body('a', UNIT, pose=(0, 0, 0)) == 0
     assert world.active.tolist() == [True]
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+def test_predicted_points_lie_on_the_footprints_placed_at_their_time(predictor):
+    """world_vertices(name, t, predictor) places a body as the prediction moves it, so the
+    predicted contact point is on both placed boundaries (shapely distance), whichever model;
+    the rigid placement with the model's yaw would miss it while the body turns."""
+    world = World()
+    world.add_body('robot', RECT, pose=(0.0, 0.0, 0.2))
+    world.add_body('cart', ELL, pose=(2.5, 0.4, -0.3))
+    world.set_twists([[1.0, 0.1, 0.6], [-0.4, 0.0, -0.5]], ['robot', 'cart'])
+    world.set_accelerations([[0.5, -0.2, 0.4], [0.0, 0.3, 0.2]], ['robot', 'cart'])
+    (a, b, first), = list(world.predict(3.0, predictor))
+    assert first.time > 0.1
+    point = shapely.Point(first.point)
+    for name in (a, b):
+        placed = shapely.Polygon(world.world_vertices(name, first.time, predictor))
+        assert placed.exterior.distance(point) < 1e-9
+    assert np.allclose(world.world_vertices('robot'),
+                       [[c * x - s * y, s * x + c * y] for c, s in [(np.cos(0.2), np.sin(0.2))]
+                        for x, y in RECT])
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+def test_a_new_contact_is_dated_by_the_predictors_model(predictor):
+    """The look-back of detect dates a new contact where predict, from the previous tick's
+    state with the same model, puts the first contact (a spinning body: under constant
+    velocity no centripetal term)."""
+    def scene():
+        world = World()
+        world.predictor = predictor
+        world.add_body('a', RECT, pose=(0.0, 0.0, 0.0))
+        world.add_body('b', RECT, pose=(1.6, 0.2, 0.4))
+        world.set_twists([[-1.0, 0.0, 1.5]], ['b'])
+        world.set_accelerations([[0.2, 0.0, -1.0]], ['b'])
+        return world
+    (_, _, first), = list(scene().predict(1.0))
+    world = scene()
+    world.detect(stamp=10.0)
+    world.set_poses([[0.5, 0.2, 1.2]], ['b'])  # overlapping a by now
+    contacts = world.detect(stamp=11.0)
+    assert contacts.name_pairs() == [('a', 'b')]
+    assert contacts.began[0] == pytest.approx(10.0 + first.time, abs=1e-9)

@@ -320,14 +320,19 @@ class CollisionWorld:
         """(N,) bool: bodies that take part in the next tick."""
         return self._has_pose & self._enabled
 
-    def world_vertices(self, name):
-        """Return a body's vertices in the world frame at its current pose."""
+    def world_vertices(self, name, t=0.0, predictor=None):
+        """Return a body's vertices in the world frame, now or `t` seconds ahead.
+
+        Ahead, each vertex moves as a point with its velocity and acceleration under the
+        predictor's model (default: the `predictor` attribute; see `kinematics`), the model
+        `predict` solves: a predicted contact point lies on the footprints placed at its
+        time.  At t = 0 this is the rigid placement ``R(yaw) s + (x, y)``.
+        """
         k = self.index(name)
-        x, y, yaw = self._poses[k]
-        c, s = np.cos(yaw), np.sin(yaw)
-        off = self._bodies[k].offsets
-        return np.column_stack([x + c * off[:, 0] - s * off[:, 1],
-                                y + s * off[:, 0] + c * off[:, 1]])
+        constant_velocity = self._prediction_model(1.0, predictor)
+        pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels,
+                                           constant_velocity)
+        return pos + (vel + 0.5 * acc * t) * t
 
     # ticks ---------------------------------------------------------------------------------
     def detect(self, stamp=None):
@@ -468,9 +473,17 @@ class CollisionWorld:
     def _previous_kinematics(self, b):
         """Vertex kinematics of body b at the previous stamped tick, under `predictor`."""
         poses, twists, accels = self._state_prev
-        accel = 0.0 * accels[b] if self.predictor == 'constant_velocity' else accels[b]
-        return vertex_kinematics(poses[b], twists[b], accel, self._offsets[
-            self._vstart[b]:self._vstart[b + 1]])
+        return self._vertex_model(b, poses, twists, accels,
+                                  self.predictor == 'constant_velocity')
+
+    def _vertex_model(self, b, poses, twists, accels, constant_velocity):
+        """Position, velocity and acceleration (n, 2) of each vertex of body b as the
+        predictors move it: the rigid-body values of `kinematics`, the acceleration zero
+        under the constant-velocity model (the centripetal term too, as in the kernels)."""
+        pos, vel, acc = vertex_kinematics(poses[b], twists[b], accels[b], self._bodies[b].offsets)
+        if constant_velocity:
+            acc[:] = 0.0
+        return pos, vel, acc
 
     def warmup(self):
         """Compile every kernel of a tick on a tiny scene so the first real tick is not a compile.

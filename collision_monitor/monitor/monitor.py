@@ -67,9 +67,6 @@ class TickReport:
     warnings: list = field(default_factory=list)   # (i, j, FirstContact)
     stale: list = field(default_factory=list)      # body indices
     active: np.ndarray = None                      # (N,) bool
-    poses: np.ndarray = None                       # (N, 3)
-    twists: np.ndarray = None
-    accels: np.ndarray = None
     state_changed: bool = False
     gate_scale: float = 1.0
     clock_jumped: bool = False
@@ -279,9 +276,6 @@ class Monitor:
         active = (self._fresh | self.static) & self.has_footprint & self.enabled
         self.world.set_active(None, active)
         report.active = active
-        report.poses = self.world.poses.copy()
-        report.twists = self._twists.copy()
-        report.accels = self._accels.copy()
         report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
         contacts, predictions = self.world.step(cfg.horizon, stamp=now)
         touching = set()

@@ -10,7 +10,6 @@ Imports message packages, never rclpy.  Outputs:
 * markers: MarkerArray for rviz, starting with DELETEALL so stale markers go.
 """
 
-import math
 import struct
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
@@ -193,22 +192,9 @@ def markers_array(report, world, names, header):
         for b in (i, j):
             ghost = _marker(header, 'predicted_footprints', 2 * k + (b == j), Marker.LINE_STRIP,
                             GHOST)
-            ghost.points = _ring(predicted_vertices(report, world, names, b, fc.time))
+            ghost.points = _ring(world.world_vertices(names[b], fc.time))
             out.append(ghost)
     return MarkerArray(markers=out)
-
-
-def predicted_vertices(report, world, names, b, t):
-    """World vertices of body b at time t ahead under the rigid constant-acceleration model."""
-    x, y, yaw = report.poses[b]
-    vx, vy, w = report.twists[b]
-    ax, ay, al = report.accels[b]
-    x += (vx + 0.5 * ax * t) * t
-    y += (vy + 0.5 * ay * t) * t
-    yaw += (w + 0.5 * al * t) * t
-    off = world.footprint(names[b])
-    c, s = math.cos(yaw), math.sin(yaw)
-    return np.column_stack([x + c * off[:, 0] - s * off[:, 1], y + s * off[:, 0] + c * off[:, 1]])
 
 
 def health_status(name, stats):

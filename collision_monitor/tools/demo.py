@@ -22,6 +22,7 @@ import numpy as np
 
 from ..monitor.config import parse_footprint
 from ..kernels.geometry2d import polygons_intersect
+from ..kernels.kinematics import vertex_kinematics
 from .launcher import confine_dds, start_node, stop_node
 
 CONFIG = pathlib.Path(__file__).resolve().parents[2] / 'config' / 'demo_warehouse.yaml'
@@ -53,10 +54,7 @@ def load_footprints():
 
 def placed(footprint, pose):
     """World vertices of a footprint at pose (x, y, yaw)."""
-    x, y, yaw = pose
-    c, s = math.cos(yaw), math.sin(yaw)
-    return np.column_stack([x + c * footprint[:, 0] - s * footprint[:, 1],
-                            y + s * footprint[:, 0] + c * footprint[:, 1]])
+    return vertex_kinematics(pose, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), footprint)[0]
 
 
 def true_contact_times(footprints, step=0.002):
