@@ -9,6 +9,7 @@ needs only numpy and numba.
 """
 
 from .engine import CollisionWorld, Contacts, World
+from .kernels.constants import MotionModel
 from .kernels.geometry2d import Contact, ContactKind
 
-__all__ = ['CollisionWorld', 'Contact', 'ContactKind', 'Contacts', 'World']
+__all__ = ['CollisionWorld', 'Contact', 'ContactKind', 'Contacts', 'MotionModel', 'World']

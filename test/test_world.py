@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import shapely
 
-from collision_monitor import CollisionWorld, ContactKind, World
+from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace
 from collision_monitor.kernels.geometry2d import contact
 from shapes import star_polygon
@@ -374,3 +374,21 @@ def test_a_new_contact_is_dated_by_the_predictors_model(predictor):
     contacts = world.detect(stamp=11.0)
     assert contacts.name_pairs() == [('a', 'b')]
     assert contacts.began[0] == pytest.approx(10.0 + first.time, abs=1e-9)
+
+
+def test_motion_models_by_member_or_name():
+    world = World()
+    world.add_body('a', RECT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', RECT, pose=(3.0, 0.0, 0.0))
+    world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
+    world.set_accelerations([[-1.0, 0.0, 0.0]], ['b'])
+    for model in MotionModel:
+        by_member = world.predict(5.0, model).time
+        assert by_member.tolist() == world.predict(5.0, model.name.lower()).time.tolist()
+    # b's near side closes 2 m at 1 m/s, or with 0.5 t^2 more
+    assert world.predict(5.0, MotionModel.CONSTANT_VELOCITY).time == pytest.approx([2.0])
+    assert world.predict(5.0, MotionModel.CONSTANT_ACCELERATION).time == pytest.approx(
+        [-1.0 + np.sqrt(5.0)])
+    for bad in ('Constant_velocity', 'linear', 1):
+        with pytest.raises(ValueError, match='predictor must be one of'):
+            world.predict(5.0, bad)

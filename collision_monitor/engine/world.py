@@ -6,14 +6,15 @@ import numba
 import numpy as np
 
 from ..kernels.broadphase import grid_pairs, GridWorkspace
-from ..kernels.constants import FLOAT, INDEX, MAX_COORDINATE, set_kernel_threads
+from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
+                                 set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                             rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
 from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
-from ..kernels.toi import first_contact_kernel, FirstContact, predict_pairs, PREDICTORS
+from ..kernels.toi import first_contact_kernel, FirstContact, predict_pairs
 
 
 class Contacts:
@@ -137,7 +138,7 @@ class CollisionWorld:
 
     Attributes
     ----------
-    predictor : {'constant_acceleration', 'constant_velocity'}
+    predictor : MotionModel or {'constant_acceleration', 'constant_velocity'}
         Default motion model of `predict` and `step`, and of the look-back of `detect`.
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
@@ -329,9 +330,8 @@ class CollisionWorld:
         time.  At t = 0 this is the rigid placement ``R(yaw) s + (x, y)``.
         """
         k = self.index(name)
-        constant_velocity = self._prediction_model(1.0, predictor)
-        pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels,
-                                           constant_velocity)
+        model = self._model(predictor)
+        pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels, model)
         return pos + (vel + 0.5 * acc * t) * t
 
     # ticks ---------------------------------------------------------------------------------
@@ -383,7 +383,7 @@ class CollisionWorld:
         ----------
         horizon : float
             Look-ahead, seconds (> 0).
-        predictor : {'constant_acceleration', 'constant_velocity'}, optional
+        predictor : MotionModel or {'constant_acceleration', 'constant_velocity'}, optional
             Motion model of the vertices (default: the `predictor` attribute).  Twists and
             accelerations come from `set_twists` and `set_accelerations`.
 
@@ -398,12 +398,12 @@ class CollisionWorld:
         Swept broad phase: each body's box holds every one of its vertex paths over the
         horizon under the predictor's model, so no pair that meets is dropped.
         """
-        constant_velocity = self._prediction_model(horizon, predictor)
+        model = self._prediction_model(horizon, predictor)
         self._prepare()
         active = self.active
         self._place(active)
-        n_pairs = self._swept_pairs(active, horizon, constant_velocity)
-        return self._predictions(n_pairs, horizon, constant_velocity)
+        n_pairs = self._swept_pairs(active, horizon, model)
+        return self._predictions(n_pairs, horizon, model)
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
@@ -412,35 +412,36 @@ class CollisionWorld:
         serve the narrow phase of `detect` too (its bounding-circle test drops the far ones
         first): the same contacts and predictions, one grid fewer per tick.
         """
-        constant_velocity = self._prediction_model(horizon, predictor)
+        model = self._prediction_model(horizon, predictor)
         self._prepare()
         active = self.active
         self._place(active)
-        n_pairs = self._swept_pairs(active, horizon, constant_velocity)
+        n_pairs = self._swept_pairs(active, horizon, model)
         return (self._contacts(n_pairs, stamp, active),
-                self._predictions(n_pairs, horizon, constant_velocity))
+                self._predictions(n_pairs, horizon, model))
 
     def _prediction_model(self, horizon, predictor):
-        """Check horizon and predictor; True for the constant-velocity model."""
+        """Check horizon and predictor; return the `MotionModel`."""
         if not horizon > 0.0 or not np.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        predictor = self.predictor if predictor is None else predictor
-        if predictor not in PREDICTORS:
-            raise ValueError(f'predictor must be one of {PREDICTORS}, got {predictor!r}')
-        return predictor == 'constant_velocity'
+        return self._model(predictor)
 
-    def _swept_pairs(self, active, horizon, constant_velocity):
+    def _model(self, predictor):
+        """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
+        return MotionModel.parse(self.predictor if predictor is None else predictor)
+
+    def _swept_pairs(self, active, horizon, model):
         """Candidate pairs of the swept broad phase, in self._pairs; returns how many."""
-        swept_boxes(self._poses, self._twists, self._accels, active, self._radius,
-                    constant_velocity, float(horizon), self._swept)
+        swept_boxes(self._poses, self._twists, self._accels, active, self._radius, model,
+                    float(horizon), self._swept)
         return self._broad_phase(self._swept, active)
 
-    def _predictions(self, n_pairs, horizon, constant_velocity):
+    def _predictions(self, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
         k = predict_pairs(self._pairs, n_pairs, self._poses, self._twists, self._accels,
                           self._offsets, self._vstart, self._orient, self._convex, self._aabb,
-                          self._radius, constant_velocity, float(horizon), self._scratch,
+                          self._radius, model, float(horizon), self._scratch,
                           self._entry, *out)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
@@ -473,15 +474,14 @@ class CollisionWorld:
     def _previous_kinematics(self, b):
         """Vertex kinematics of body b at the previous stamped tick, under `predictor`."""
         poses, twists, accels = self._state_prev
-        return self._vertex_model(b, poses, twists, accels,
-                                  self.predictor == 'constant_velocity')
+        return self._vertex_model(b, poses, twists, accels, self._model(None))
 
-    def _vertex_model(self, b, poses, twists, accels, constant_velocity):
+    def _vertex_model(self, b, poses, twists, accels, model):
         """Position, velocity and acceleration (n, 2) of each vertex of body b as the
         predictors move it: the rigid-body values of `kinematics`, the acceleration zero
         under the constant-velocity model (the centripetal term too, as in the kernels)."""
         pos, vel, acc = vertex_kinematics(poses[b], twists[b], accels[b], self._bodies[b].offsets)
-        if constant_velocity:
+        if model == MotionModel.CONSTANT_VELOCITY:
             acc[:] = 0.0
         return pos, vel, acc
 

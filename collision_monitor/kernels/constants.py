@@ -23,6 +23,8 @@ of the shapes.  A point whose distance to a line is within that tolerance lies o
 touching counts as contact.
 """
 
+import enum
+
 import numba
 import numpy as np
 
@@ -78,3 +80,28 @@ def set_kernel_threads(threads):
 MAX_COORDINATE = 1e9
 """Largest |x| or |y| of a pose (m): farther is refused, beyond any map and where the
 grid's integer cell numbers would overflow."""
+
+
+class MotionModel(enum.IntEnum):
+    """How the predictors move each vertex over the horizon (see `kinematics`).
+
+    CONSTANT_ACCELERATION holds each vertex's rigid-body velocity and acceleration (a quartic
+    per vertex and edge); CONSTANT_VELOCITY holds its velocity only (a quadratic).  Kernels
+    take a member; the public API also takes its lower-case name.
+    """
+
+    CONSTANT_ACCELERATION = 0
+    CONSTANT_VELOCITY = 1
+
+    @classmethod
+    def parse(cls, value):
+        """The member for a member or its lower-case name; ValueError otherwise."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str) and value.upper() in cls.__members__ and value.islower():
+            return cls[value.upper()]
+        raise ValueError(f'predictor must be one of {PREDICTORS}, got {value!r}')
+
+
+PREDICTORS = tuple(m.name.lower() for m in MotionModel)
+"""The names of the motion models, as parameters and the public API spell them."""

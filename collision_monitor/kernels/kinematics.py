@@ -18,20 +18,20 @@ second-order approximation of rotation.
 import numba
 import numpy as np
 
-from .constants import FLOAT, jit, jit_parallel
+from .constants import FLOAT, jit, jit_parallel, MotionModel
 from .geometry2d.primitives import box_padding
 from .trig import sincos
 
 
 @jit
-def _vertex_state(b, v, s, c, poses, twists, accels, offsets, constant_velocity):
+def _vertex_state(b, v, s, c, poses, twists, accels, offsets, model):
     """Position, velocity and acceleration (x, y each) of vertex v of body b, with
-    ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity predictor."""
+    ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity model."""
     rx = c * offsets[v, 0] - s * offsets[v, 1]
     ry = s * offsets[v, 0] + c * offsets[v, 1]
     w = twists[b, 2]
     ax = ay = 0.0
-    if not constant_velocity:
+    if model == MotionModel.CONSTANT_ACCELERATION:
         al = accels[b, 2]
         ax = accels[b, 0] - al * ry - w * w * rx
         ay = accels[b, 1] + al * rx - w * w * ry
@@ -40,7 +40,7 @@ def _vertex_state(b, v, s, c, poses, twists, accels, offsets, constant_velocity)
 
 
 @jit
-def body_kinematics(b, poses, twists, accels, offsets, vstart, constant_velocity, pos, vel,
+def body_kinematics(b, poses, twists, accels, offsets, vstart, model, pos, vel,
                     acc, row):
     """Write the vertex kinematics of body b to rows ``row, row + 1, ...`` of pos, vel, acc."""
     s, c = sincos(poses[b, 2])
@@ -48,7 +48,7 @@ def body_kinematics(b, poses, twists, accels, offsets, vstart, constant_velocity
         k = row + v - vstart[b]
         (pos[k, 0], pos[k, 1], vel[k, 0], vel[k, 1], acc[k, 0],
          acc[k, 1]) = _vertex_state(b, v, s, c, poses, twists, accels, offsets,
-                                    constant_velocity)
+                                    model)
 
 
 @jit
@@ -66,7 +66,7 @@ def _path_extent(p, v, a, horizon):
 
 
 @jit
-def reach(b, twists, accels, radius, constant_velocity):
+def reach(b, twists, accels, radius, model):
     """Coefficients (r0, r1, r2) of the radius ``r0 + r1 t + r2 t^2`` about body b's origin
     that holds each vertex's model path up to time t.
 
@@ -76,12 +76,13 @@ def reach(b, twists, accels, radius, constant_velocity):
     constant velocity).
     """
     w = abs(twists[b, 2])
-    r2 = 0.0 if constant_velocity else 0.5 * radius[b] * (abs(accels[b, 2]) + w * w)
+    r2 = (0.0 if model == MotionModel.CONSTANT_VELOCITY
+          else 0.5 * radius[b] * (abs(accels[b, 2]) + w * w))
     return radius[b], radius[b] * w, r2
 
 
 @jit_parallel
-def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizon, swept):
+def swept_boxes(poses, twists, accels, active, radius, model, horizon, swept):
     """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
     the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
 
@@ -93,9 +94,10 @@ def swept_boxes(poses, twists, accels, active, radius, constant_velocity, horizo
     for b in numba.prange(poses.shape[0]):
         if not active[b]:
             continue
+        constant_velocity = model == MotionModel.CONSTANT_VELOCITY
         ax = 0.0 if constant_velocity else accels[b, 0]
         ay = 0.0 if constant_velocity else accels[b, 1]
-        r0, r1, r2 = reach(b, twists, accels, radius, constant_velocity)
+        r0, r1, r2 = reach(b, twists, accels, radius, model)
         r = r0 + (r1 + r2 * horizon) * horizon
         xlo, xhi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
         ylo, yhi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)
@@ -134,5 +136,6 @@ def vertex_kinematics(pose, twist, acceleration, offsets):
     body_kinematics(0, np.asarray(pose, FLOAT).reshape(1, 3),
                     np.asarray(twist, FLOAT).reshape(1, 3),
                     np.asarray(acceleration, FLOAT).reshape(1, 3), off,
-                    np.array([0, n], np.intp), False, pos, vel, acc, 0)
+                    np.array([0, n], np.intp), MotionModel.CONSTANT_ACCELERATION, pos, vel,
+                    acc, 0)
     return pos, vel, acc

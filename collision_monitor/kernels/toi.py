@@ -43,7 +43,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .constants import jit, jit_parallel
+from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, length_tolerance, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
@@ -51,7 +51,6 @@ from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
 from .polyroots import clip_step, poly4_roots
 
-PREDICTORS = ('constant_acceleration', 'constant_velocity')
 CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
 
@@ -377,7 +376,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 
 
 @jit
-def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_velocity, tol):
+def circles_meet_time(i, j, poses, twists, accels, radius, horizon, model, tol):
     """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
     Each body's vertices stay within its `kinematics.reach` R_b(t), a polynomial with
@@ -386,12 +385,12 @@ def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_vel
     first t in [0, H] where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0, 0 when it is now, inf
     when never.
     """
-    a0, a1, a2 = reach(i, twists, accels, radius, constant_velocity)
-    b0, b1, b2 = reach(j, twists, accels, radius, constant_velocity)
+    a0, a1, a2 = reach(i, twists, accels, radius, model)
+    b0, b1, b2 = reach(j, twists, accels, radius, model)
     r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
     d2x = 0.0
     d2y = 0.0
-    if not constant_velocity:
+    if model == MotionModel.CONSTANT_ACCELERATION:
         d2x = 0.5 * (accels[j, 0] - accels[i, 0])
         d2y = 0.5 * (accels[j, 1] - accels[i, 1])
     c = _inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],
@@ -405,7 +404,7 @@ def circles_meet_time(i, j, poses, twists, accels, radius, horizon, constant_vel
 
 @jit_parallel
 def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient, convex, aabb,
-                  radius, constant_velocity, horizon, scratch, entry, out_pairs, out_time,
+                  radius, model, horizon, scratch, entry, out_pairs, out_time,
                   out_side, out_vertex, out_edge, out_point, out_normal):
     """First contact of every candidate pair within the horizon; returns how many were found.
 
@@ -429,13 +428,13 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
             nb = vstart[j + 1] - vstart[j]
             tol = pair_tolerance(aabb, i, j)
             start = circles_meet_time(i, j, poses, twists, accels, radius, horizon,
-                                      constant_velocity, tol)
+                                      model, tol)
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
             if start <= horizon:
-                body_kinematics(i, poses, twists, accels, offsets, vstart, constant_velocity,
+                body_kinematics(i, poses, twists, accels, offsets, vstart, model,
                                 kin[0, 0], kin[0, 1], kin[0, 2], 0)
-                body_kinematics(j, poses, twists, accels, offsets, vstart, constant_velocity,
+                body_kinematics(j, poses, twists, accels, offsets, vstart, model,
                                 kin[1, 0], kin[1, 1], kin[1, 2], 0)
                 pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
                 pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..kernels.geometry2d.validation import validate_footprint
-from ..kernels.toi import PREDICTORS
+from ..kernels.constants import PREDICTORS
 
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
               'nav_msgs/Odometry')
