@@ -126,21 +126,21 @@ def lower_bound(sizes):
     """ns per body of just transforming every vertex into the bodies' boxes
     (`place_bodies`) and sorting once (argsort of N keys)."""
     from collision_monitor.kernels.narrowphase import place_bodies
+    from collision_monitor.kernels.packed import Bodies, Placement
     rows = []
     for n in sizes:
         scene = make_scene(n, 8, 0.02, seed=1)
-        offsets = np.ascontiguousarray(np.vstack(scene.footprints))
-        vstart = np.arange(0, 8 * n + 1, 8, dtype=np.intp)
-        aabb = np.zeros((n, 4))
-        sc = np.zeros((n, 2))
-        cen = np.zeros((n, 2))
+        bodies = Bodies(np.ascontiguousarray(np.vstack(scene.footprints)),
+                        np.arange(0, 8 * n + 1, 8, dtype=np.intp), np.ones(n),
+                        np.ones(n, np.bool_), np.ones(n), np.zeros((n, 2)))
+        placed = Placement(np.zeros((n, 2)), np.zeros((n, 4)), np.zeros((n, 2)))
         active = np.ones(n, np.bool_)
-        place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), sc, aabb, cen)
+        place_bodies(scene.poses, active, bodies, placed)
         ts = []
         for _ in range(15):
             t = time.perf_counter()
-            place_bodies(scene.poses, active, offsets, vstart, np.zeros((n, 2)), sc, aabb, cen)
-            np.argsort(aabb[:, 0])
+            place_bodies(scene.poses, active, bodies, placed)
+            np.argsort(placed.aabb[:, 0])
             ts.append(time.perf_counter() - t)
         rows.append((n, float(np.median(ts))))
     return rows

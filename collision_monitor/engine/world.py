@@ -14,6 +14,8 @@ from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                             rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
 from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
+from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon, Placement,
+                              PredictionRows)
 from ..kernels.toi import first_contact_kernel, FirstContact, predict_pairs
 
 
@@ -353,24 +355,22 @@ class CollisionWorld:
     def _contacts(self, n_pairs, stamp, active):
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
         while True:
-            nc, nf = narrow_phase(
-                self._pairs, n_pairs, self._poses, self._sincos, self._radius, self._offsets,
-                self._vstart, self._orient, self._convex, self._centroids, self._aabb,
-                self._pair_vertices, self._c_pairs, self._c_kind, self._c_normal,
-                self._c_depth, self._fstart, self._fxy, self._fpb, self._fkind, self._fidx)
-            if nf <= self._fxy.shape[0]:
+            nc, nf = narrow_phase(self._pairs, n_pairs, self._poses, self._packed_bodies,
+                                  self._placement, self._pair_vertices, self._c_rows,
+                                  self._features)
+            if nf <= self._features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
-        pairs = self._c_pairs[:nc].copy()
+        rows, features = self._c_rows, self._features
+        pairs = rows.pairs[:nc].copy()
         began = np.full(nc, np.nan)
         if stamp is not None:
             began = self._trace_back(float(stamp), pairs, active)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0
-        return Contacts(self.names, pairs, self._c_kind[:nc].copy(),
-                        self._c_normal[:nc] + 0.0, self._c_depth[:nc] + 0.0,
-                        self._fstart[:nc + 1].copy(), self._fxy[:nf] + 0.0,
-                        self._fpb[:nf].copy(), self._fkind[:nf].copy(), self._fidx[:nf].copy(),
-                        began)
+        return Contacts(self.names, pairs, rows.kind[:nc].copy(), rows.normal[:nc] + 0.0,
+                        rows.depth[:nc] + 0.0, rows.fstart[:nc + 1].copy(),
+                        features.xy[:nf] + 0.0, features.pb[:nf].copy(),
+                        features.kind[:nf].copy(), features.idx[:nf].copy(), began)
 
     def forget_history(self):
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
@@ -432,17 +432,15 @@ class CollisionWorld:
 
     def _swept_pairs(self, active, horizon, model):
         """Candidate pairs of the swept broad phase, in self._pairs; returns how many."""
-        swept_boxes(self._poses, self._twists, self._accels, active, self._radius, model,
-                    float(horizon), self._swept)
+        swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
+                    self._swept)
         return self._broad_phase(self._swept, active)
 
     def _predictions(self, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
-        k = predict_pairs(self._pairs, n_pairs, self._poses, self._twists, self._accels,
-                          self._offsets, self._vstart, self._orient, self._convex, self._aabb,
-                          self._radius, model, float(horizon), self._scratch,
-                          self._entry, *out)
+        k = predict_pairs(self._pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
+                          int(model), float(horizon), self._scratch, self._entry, out)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
                                          for o in out))
@@ -456,10 +454,10 @@ class CollisionWorld:
             if last is not None and (i, j) in last[1]:
                 began[c] = last[1][(i, j)]
             elif last is not None and 0.0 < stamp - last[0] and last[2][i] and last[2][j]:
-                t = first_contact_kernel(*self._previous_kinematics(i), self._orient[i],
-                                         *self._previous_kinematics(j), self._orient[j], 0.0,
-                                         stamp - last[0], pair_tolerance(self._aabb, i, j),
-                                         self._entry[0])[0]
+                t = first_contact_kernel(
+                    MovingPolygon(*self._previous_kinematics(i), self._orient[i]),
+                    MovingPolygon(*self._previous_kinematics(j), self._orient[j]), 0.0,
+                    stamp - last[0], pair_tolerance(self._aabb, i, j), self._entry[0])[0]
                 if np.isfinite(t):
                     began[c] = last[0] + t
             current[(i, j)] = began[c]
@@ -536,8 +534,7 @@ class CollisionWorld:
         """World vertices, boxes and centroids of the active bodies, once per change of state
         (a tick's detect and predict share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, self._offsets, self._vstart,
-                         self._centroid_offsets, self._sincos, self._aabb, self._centroids)
+            place_bodies(self._poses, active, self._packed_bodies, self._placement)
             self._placed = True
 
     def _prepare(self):
@@ -564,9 +561,12 @@ class CollisionWorld:
                                   .reshape(n, 2))
         self._radius = np.array([b.radius for b in bodies], dtype=FLOAT)
         self._movable = np.array([not b.static for b in bodies], dtype=np.bool_)
-        self._aabb = np.zeros((n, 4), FLOAT)
-        self._sincos = np.zeros((n, 2), FLOAT)
-        self._centroids = np.zeros((n, 2), FLOAT)
+        self._packed_bodies = Bodies(self._offsets, self._vstart, self._orient, self._convex,
+                                     self._radius, self._centroid_offsets)
+        self._placement = Placement(np.zeros((n, 2), FLOAT), np.zeros((n, 4), FLOAT),
+                                    np.zeros((n, 2), FLOAT))
+        self._aabb = self._placement.aabb
+        self._motion = Motion(self._poses, self._twists, self._accels)
         self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)
         self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
@@ -616,21 +616,17 @@ class CollisionWorld:
             return count
 
     def _grow_contacts(self, cap):
-        self._c_pairs = np.zeros((cap, 2), INDEX)
-        self._c_kind = np.zeros(cap, np.int8)
-        self._c_normal = np.zeros((cap, 2), FLOAT)
-        self._c_depth = np.zeros(cap, FLOAT)
-        self._fstart = np.zeros(cap + 1, INDEX)
-        self._p_out = (np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT), np.zeros(cap, INDEX),
-                       np.zeros(cap, INDEX), np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
-                       np.zeros((cap, 2), FLOAT))
+        self._c_rows = ContactRows(np.zeros((cap, 2), INDEX), np.zeros(cap, np.int8),
+                                   np.zeros((cap, 2), FLOAT), np.zeros(cap, FLOAT),
+                                   np.zeros(cap + 1, INDEX))
+        self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
+                                     np.zeros(cap, INDEX), np.zeros(cap, INDEX),
+                                     np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
+                                     np.zeros((cap, 2), FLOAT))
 
     def _grow_features(self, cap):
-        self._fxy = np.zeros((cap, 2), FLOAT)
-        self._fpb = np.zeros((cap, 2), FLOAT)
-        self._fkind = np.zeros(cap, np.int8)
-        self._fidx = np.zeros((cap, 2), INDEX)
-
+        self._features = Features(np.zeros((cap, 2), FLOAT), np.zeros((cap, 2), FLOAT),
+                                  np.zeros(cap, np.int8), np.zeros((cap, 2), INDEX))
 
 World = CollisionWorld
 """Alias of `CollisionWorld`."""

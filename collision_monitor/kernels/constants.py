@@ -87,7 +87,9 @@ class MotionModel(enum.IntEnum):
 
     CONSTANT_ACCELERATION holds each vertex's rigid-body velocity and acceleration (a quartic
     per vertex and edge); CONSTANT_VELOCITY holds its velocity only (a quadratic).  Kernels
-    take a member; the public API also takes its lower-case name.
+    take the member's integer value and compare it with the members (an IntEnum argument
+    costs numba's dispatcher about 9 us a call, an int 0.1 us); the public API takes a member
+    or its lower-case name.
     """
 
     CONSTANT_ACCELERATION = 0

@@ -20,13 +20,15 @@ import numpy as np
 
 from .constants import FLOAT, jit, jit_parallel, MotionModel
 from .geometry2d.primitives import box_padding
+from .packed import Motion
 from .trig import sincos
 
 
 @jit
-def _vertex_state(b, v, s, c, poses, twists, accels, offsets, model):
+def _vertex_state(b, v, s, c, motion, offsets, model):
     """Position, velocity and acceleration (x, y each) of vertex v of body b, with
     ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity model."""
+    poses, twists, accels = motion
     rx = c * offsets[v, 0] - s * offsets[v, 1]
     ry = s * offsets[v, 0] + c * offsets[v, 1]
     w = twists[b, 2]
@@ -40,15 +42,15 @@ def _vertex_state(b, v, s, c, poses, twists, accels, offsets, model):
 
 
 @jit
-def body_kinematics(b, poses, twists, accels, offsets, vstart, model, pos, vel,
-                    acc, row):
-    """Write the vertex kinematics of body b to rows ``row, row + 1, ...`` of pos, vel, acc."""
-    s, c = sincos(poses[b, 2])
+def body_kinematics(b, motion, offsets, vstart, model, kin, row):
+    """Write the vertex kinematics of body b (`packed.Motion` state, packed vertex offsets) to
+    rows ``row, row + 1, ...`` of ``kin = (pos, vel, acc)``, (M, 2) each."""
+    pos, vel, acc = kin
+    s, c = sincos(motion.poses[b, 2])
     for v in range(vstart[b], vstart[b + 1]):
         k = row + v - vstart[b]
         (pos[k, 0], pos[k, 1], vel[k, 0], vel[k, 1], acc[k, 0],
-         acc[k, 1]) = _vertex_state(b, v, s, c, poses, twists, accels, offsets,
-                                    model)
+         acc[k, 1]) = _vertex_state(b, v, s, c, motion, offsets, model)
 
 
 @jit
@@ -82,7 +84,7 @@ def reach(b, twists, accels, radius, model):
 
 
 @jit_parallel
-def swept_boxes(poses, twists, accels, active, radius, model, horizon, swept):
+def swept_boxes(motion, active, radius, model, horizon, swept):
     """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
     the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
 
@@ -91,6 +93,7 @@ def swept_boxes(poses, twists, accels, active, radius, model, horizon, swept):
     Each box is widened by `box_padding` as the current boxes are, so pairs touching within
     the tolerance are kept too.
     """
+    poses, twists, accels = motion
     for b in numba.prange(poses.shape[0]):
         if not active[b]:
             continue
@@ -133,9 +136,7 @@ def vertex_kinematics(pose, twist, acceleration, offsets):
     off = np.ascontiguousarray(offsets, dtype=FLOAT).reshape(-1, 2)
     n = off.shape[0]
     pos, vel, acc = (np.zeros((n, 2), FLOAT) for _ in range(3))
-    body_kinematics(0, np.asarray(pose, FLOAT).reshape(1, 3),
-                    np.asarray(twist, FLOAT).reshape(1, 3),
-                    np.asarray(acceleration, FLOAT).reshape(1, 3), off,
-                    np.array([0, n], np.intp), MotionModel.CONSTANT_ACCELERATION, pos, vel,
-                    acc, 0)
+    motion = Motion(*(np.asarray(x, FLOAT).reshape(1, 3) for x in (pose, twist, acceleration)))
+    body_kinematics(0, motion, off, np.array([0, n], np.intp),
+                    int(MotionModel.CONSTANT_ACCELERATION), (pos, vel, acc), 0)
     return pos, vel, acc

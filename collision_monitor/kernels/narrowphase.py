@@ -16,12 +16,14 @@ import numpy as np
 from .constants import jit, jit_parallel
 from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
 from .geometry2d.primitives import box_padding, length_tolerance
+from .packed import Polygon
 from .trig import sincos
 
 
 @jit_parallel
-def place_bodies(poses, active, offsets, vstart, centroid_offsets, sincos_yaw, aabb, centroids):
-    """The world AABB and centroid of every active body.
+def place_bodies(poses, active, bodies, placed):
+    """The world AABB and centroid of every active body (`packed.Bodies` in, `packed.Placement`
+    out).
 
     Each box is widened by `box_padding`, so that the broad phase keeps every pair the narrow
     phase takes as touching (a gap within `pair_tolerance`).
@@ -31,6 +33,8 @@ def place_bodies(poses, active, offsets, vstart, centroid_offsets, sincos_yaw, a
     vertex loop), then the boxes.  Parallel: measured faster than a serial loop from 1,000
     bodies on two cores, and a few microseconds of thread hand-off for a handful of bodies.
     """
+    offsets, vstart, centroid_offsets = bodies.offsets, bodies.vstart, bodies.centroid_offsets
+    sincos_yaw, aabb, centroids = placed
     for b in numba.prange(poses.shape[0]):
         sincos_yaw[b, 0], sincos_yaw[b, 1] = sincos(poses[b, 2])
     for b in numba.prange(poses.shape[0]):
@@ -91,20 +95,22 @@ def pair_tolerance(aabb, i, j):
 
 
 @jit
-def narrow_phase(pairs, n_pairs, poses, sincos_yaw, radius, offsets, vstart, orient, convex,
-                 centroids, aabb, scratch, out_pairs, out_kind, out_normal, out_depth, fstart,
-                 fxy, fpb, fkind, fidx):
-    """Test candidate pairs and describe every contact.
+def narrow_phase(pairs, n_pairs, poses, bodies, placed, scratch, rows, features):
+    """Test candidate pairs and describe every contact (`packed.ContactRows` and
+    `packed.Features` out).
 
     For each candidate (i, j): the bounding circles of [polygons] (radius about the body origin,
     fixed at registration) reject far pairs, then `polygons_intersect_kernel`, then
     `contact_kernel` writes the pair's features.  Contact c owns feature rows
     ``fstart[c]:fstart[c + 1]``.  `scratch` (2, M, 2), M the largest vertex count, holds the
-    world vertices of the pair under test, placed with `place_bodies`'s `sincos_yaw`.
+    world vertices of the pair under test, placed with `place_bodies`'s sines and cosines.
 
-    Returns ``(contacts, features_needed)``; when features_needed exceeds ``len(fxy)`` the
-    feature rows are incomplete and the caller grows the buffers and calls again.
+    Returns ``(contacts, features_needed)``; when features_needed exceeds the feature rows
+    they are incomplete and the caller grows the buffers and calls again.
     """
+    offsets, vstart, orient, convex, radius, _ = bodies
+    sincos_yaw, aabb, centroids = placed
+    out_pairs, out_kind, out_normal, out_depth, fstart = rows
     nc = 0
     nf = 0
     fstart[0] = 0
@@ -122,9 +128,9 @@ def narrow_phase(pairs, n_pairs, poses, sincos_yaw, radius, offsets, vstart, ori
         if not polygons_intersect_kernel(a, orient[i], convex[i], b, orient[j], convex[j], tol):
             continue
         cnt, kind, nx, ny, depth = contact_kernel(
-            a, orient[i], convex[i], centroids[i, 0], centroids[i, 1],
-            b, orient[j], convex[j], centroids[j, 0], centroids[j, 1],
-            tol, fxy, fpb, fkind, fidx, nf)
+            Polygon(a, orient[i], convex[i], centroids[i, 0], centroids[i, 1]),
+            Polygon(b, orient[j], convex[j], centroids[j, 0], centroids[j, 1]),
+            tol, features, nf)
         if cnt == 0:
             continue  # touching within the test's tolerance but no feature: not a contact
         nf = -cnt if cnt < 0 else nf + cnt

@@ -49,6 +49,7 @@ from .geometry2d.primitives import cross, length_tolerance, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
+from .packed import MovingPolygon
 from .polyroots import clip_step, poly4_roots
 
 CLIP_ROUNDS = 4
@@ -240,10 +241,9 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
 
 
 @jit
-def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, horizon, tol,
-                         entry):
-    """Earliest vertex-edge event in [start, horizon] between polygons a and b (vertex
-    kinematics (n, 2) each; `start` > 0 only when nothing can happen before it).
+def first_contact_kernel(a, b, start, horizon, tol, entry):
+    """Earliest vertex-edge event in [start, horizon] between polygons a and b (each a
+    `packed.MovingPolygon`; `start` > 0 only when nothing can happen before it).
 
     Returns ``(t, side, vertex, edge, x, y, nx, ny)``: side 0 when a vertex of a meets an edge
     of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
@@ -254,6 +254,8 @@ def first_contact_kernel(pa, va, aa, orient_a, pb, vb, ab, orient_b, start, hori
     disc (`entry`, (2, M) scratch, M >= n, m); vertices are then searched soonest first, and
     the search stops once the soonest left cannot beat the best event found.
     """
+    pa, va, aa, orient_a = a
+    pb, vb, ab, orient_b = b
     n = pa.shape[0]
     m = pb.shape[0]
     disc_a = _reach_disc(pa, va, aa)
@@ -367,7 +369,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
         nan2 = np.full(2, np.nan)
         return FirstContact(0.0, '', -1, -1, nan2, nan2.copy())
     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-        pa, va, aa, oa, pb, vb, ab, ob, 0.0, float(horizon), tol,
+        MovingPolygon(pa, va, aa, oa), MovingPolygon(pb, vb, ab, ob), 0.0, float(horizon), tol,
         np.empty((2, max(len(pa), len(pb)))))
     if not np.isfinite(t):
         return None
@@ -376,7 +378,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 
 
 @jit
-def circles_meet_time(i, j, poses, twists, accels, radius, horizon, model, tol):
+def circles_meet_time(i, j, motion, radius, horizon, model, tol):
     """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
     Each body's vertices stay within its `kinematics.reach` R_b(t), a polynomial with
@@ -385,6 +387,7 @@ def circles_meet_time(i, j, poses, twists, accels, radius, horizon, model, tol):
     first t in [0, H] where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0, 0 when it is now, inf
     when never.
     """
+    poses, twists, accels = motion
     a0, a1, a2 = reach(i, twists, accels, radius, model)
     b0, b1, b2 = reach(j, twists, accels, radius, model)
     r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
@@ -403,10 +406,9 @@ def circles_meet_time(i, j, poses, twists, accels, radius, horizon, model, tol):
 
 
 @jit_parallel
-def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient, convex, aabb,
-                  radius, model, horizon, scratch, entry, out_pairs, out_time,
-                  out_side, out_vertex, out_edge, out_point, out_normal):
-    """First contact of every candidate pair within the horizon; returns how many were found.
+def predict_pairs(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry, rows):
+    """First contact of every candidate pair within the horizon; returns how many were found
+    (`packed.Motion` and `packed.Bodies` in, `packed.PredictionRows` out).
 
     Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs with no
     contact within the horizon are left out.  `circles_meet_time` drops pairs whose reach
@@ -418,6 +420,8 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
     slots, slot s taking pairs s, s + S, ...  Row p of the outputs (at least `n_pairs` rows)
     gets pair p's result, then a serial pass packs the pairs found to the front.
     """
+    offsets, vstart, orient, convex, radius, _ = bodies
+    out_pairs, out_time, out_side, out_vertex, out_edge, out_point, out_normal = rows
     n_slots = scratch.shape[0]
     for slot in numba.prange(n_slots):
         kin = scratch[slot]
@@ -427,15 +431,14 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
             na = vstart[i + 1] - vstart[i]
             nb = vstart[j + 1] - vstart[j]
             tol = pair_tolerance(aabb, i, j)
-            start = circles_meet_time(i, j, poses, twists, accels, radius, horizon,
-                                      model, tol)
+            start = circles_meet_time(i, j, motion, radius, horizon, model, tol)
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
             if start <= horizon:
-                body_kinematics(i, poses, twists, accels, offsets, vstart, model,
-                                kin[0, 0], kin[0, 1], kin[0, 2], 0)
-                body_kinematics(j, poses, twists, accels, offsets, vstart, model,
-                                kin[1, 0], kin[1, 1], kin[1, 2], 0)
+                body_kinematics(i, motion, offsets, vstart, model,
+                                (kin[0, 0], kin[0, 1], kin[0, 2]), 0)
+                body_kinematics(j, motion, offsets, vstart, model,
+                                (kin[1, 0], kin[1, 1], kin[1, 2]), 0)
                 pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
                 pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
                 # touching now needs the current boxes to meet before the polygon test
@@ -446,8 +449,8 @@ def predict_pairs(pairs, n_pairs, poses, twists, accels, offsets, vstart, orient
                     t = 0.0
                 else:
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-                        pa, va, aa, orient[i], pb, vb, ab, orient[j], start, horizon, tol,
-                        entry[slot])
+                        MovingPolygon(pa, va, aa, orient[i]),
+                        MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot])
             out_time[p] = t
             out_side[p] = side
             out_vertex[p] = vertex

@@ -29,6 +29,7 @@ from .primitives import (centroid, closest_on_segment, cross, length_tolerance,
 from .separating_axis import sat_kernel
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import FLOAT, INDEX, jit
+from ..packed import Features, Polygon
 
 # Contact kinds (kernel codes; see ContactKind)
 KIND_NONE = 0
@@ -149,19 +150,20 @@ def _near(px, py, qx, qy, tol):
 
 
 @jit
-def contact_kernel(a, orient_a, convex_a, cax, cay, b, orient_b, convex_b, cbx, cby, tol,
-                   fxy, fpb, fkind, fidx, f0):
+def contact_kernel(poly_a, poly_b, tol, features, f0):
     """Find every contact feature of polygons a and b and write them from row `f0` on.
 
-    Parameters: the polygons in world coordinates with their orientation (+1 CCW, -1 CW),
-    convexity and centroid; the length tolerance; feature buffers ``fxy`` (F, 2) point,
-    ``fpb`` (F, 2) p_B (the point itself for crossings), ``fkind`` (F,) feature kind,
-    ``fidx`` (F, 2) indices (vertex of a, edge of b) | (edge of a, vertex of b) |
-    (edge of a, edge of b).
+    Parameters: the two `packed.Polygon` (world coordinates, orientation +1 CCW or -1 CW,
+    convexity, centroid); the length tolerance; the `packed.Features` rows: point, p_B (the
+    point itself for crossings), feature kind, indices (vertex of a, edge of b) | (edge of
+    a, vertex of b) | (edge of a, edge of b).
 
     Returns ``(count, kind, nx, ny, depth)``; `count` is the number of features, negative
     (minus the number needed) when the buffers are too small, 0 when the polygons are apart.
     """
+    a, orient_a, convex_a, cax, cay = poly_a
+    b, orient_b, convex_b, cbx, cby = poly_b
+    fxy, fpb, fkind, fidx = features
     cap = fxy.shape[0]
     n = a.shape[0]
     m = b.shape[0]
@@ -386,8 +388,9 @@ def contact(a, b):
     fkind = np.empty(cap, np.int8)
     fidx = np.empty((cap, 2), INDEX)
     count, kind, nx, ny, depth = contact_kernel(
-        pa.poly, pa.orient, pa.convex, pa.cx, pa.cy, pb.poly, pb.orient, pb.convex, pb.cx, pb.cy,
-        _pair_tolerance(pa, pb), fxy, fpb, fkind, fidx, 0)
+        Polygon(pa.poly, pa.orient, pa.convex, pa.cx, pa.cy),
+        Polygon(pb.poly, pb.orient, pb.convex, pb.cx, pb.cy), _pair_tolerance(pa, pb),
+        Features(fxy, fpb, fkind, fidx), 0)
     if count == 0:
         return None
     return Contact(kind, nx, ny, depth, fxy[:count], fpb[:count], fkind[:count], fidx[:count])

@@ -1,0 +1,90 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The arrays the per-tick kernels share, bundled by meaning so that no call passes twenty
+arrays by position (numba compiles a NamedTuple of arrays as a struct: no cost per call).
+
+Shapes: N bodies, V vertices in all, P pair rows, F feature rows; float64 unless said.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Bodies(NamedTuple):
+    """What stays fixed while the body set does (rebuilt when a body is added, removed or
+    given a footprint)."""
+
+    offsets: np.ndarray           # (V, 2) vertex offsets, body frame (m): body b's rows are
+    vstart: np.ndarray            # (N + 1,) intp   vstart[b]:vstart[b + 1]
+    orient: np.ndarray            # (N,) winding, +1 CCW, -1 CW
+    convex: np.ndarray            # (N,) bool
+    radius: np.ndarray            # (N,) bounding radius about the origin, max |offset| (m)
+    centroid_offsets: np.ndarray  # (N, 2) centroid, body frame (m)
+
+
+class Motion(NamedTuple):
+    """Rigid-body state in the world frame, one row per body."""
+
+    poses: np.ndarray   # (N, 3) x, y (m), yaw (rad)
+    twists: np.ndarray  # (N, 3) vx, vy (m/s), omega (rad/s)
+    accels: np.ndarray  # (N, 3) ax, ay (m/s^2), alpha (rad/s^2)
+
+
+class Placement(NamedTuple):
+    """What `narrowphase.place_bodies` computes from the poses, per body."""
+
+    sincos: np.ndarray     # (N, 2) sin and cos of the yaw
+    aabb: np.ndarray       # (N, 4) xmin, ymin, xmax, ymax, widened by `box_padding`
+    centroids: np.ndarray  # (N, 2) world centroid
+
+
+class Features(NamedTuple):
+    """Contact feature rows (see `geometry2d.contact.contact_kernel`)."""
+
+    xy: np.ndarray    # (F, 2) the point
+    pb: np.ndarray    # (F, 2) its projection p_B on the other body (the point for crossings)
+    kind: np.ndarray  # (F,) int8 feature kind
+    idx: np.ndarray   # (F, 2) intp vertex or edge indices on a and b
+
+
+class ContactRows(NamedTuple):
+    """One row per contact of `narrowphase.narrow_phase`; contact c owns feature rows
+    fstart[c]:fstart[c + 1]."""
+
+    pairs: np.ndarray   # (P, 2) intp, i < j
+    kind: np.ndarray    # (P,) int8 ContactKind
+    normal: np.ndarray  # (P, 2) unit, from a to b
+    depth: np.ndarray   # (P,) penetration depth (m)
+    fstart: np.ndarray  # (P + 1,) intp
+
+
+class PredictionRows(NamedTuple):
+    """One row per predicted pair of `toi.predict_pairs`."""
+
+    pairs: np.ndarray   # (P, 2) intp
+    time: np.ndarray    # (P,) s from now, 0 when touching
+    side: np.ndarray    # (P,) intp: 0 vertex of a on edge of b, 1 the other way, -1 at time 0
+    vertex: np.ndarray  # (P,) intp
+    edge: np.ndarray    # (P,) intp
+    point: np.ndarray   # (P, 2) predicted contact point (m), nan at time 0
+    normal: np.ndarray  # (P, 2) unit, from a to b, nan at time 0
+
+
+class Polygon(NamedTuple):
+    """One polygon in world coordinates, as the contact kernels take it."""
+
+    vertices: np.ndarray  # (n, 2)
+    orient: float         # +1 CCW, -1 CW
+    convex: bool
+    cx: float             # centroid
+    cy: float
+
+
+class MovingPolygon(NamedTuple):
+    """One polygon's vertex kinematics, as the time-of-collision kernels take it."""
+
+    pos: np.ndarray  # (n, 2) m
+    vel: np.ndarray  # (n, 2) m/s
+    acc: np.ndarray  # (n, 2) m/s^2 (zero under the constant-velocity model)
+    orient: float    # +1 CCW, -1 CW
