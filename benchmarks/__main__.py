@@ -135,11 +135,11 @@ def lower_bound(sizes):
                         np.ones(n, np.bool_), np.ones(n), np.zeros((n, 2)))
         placed = Placement(np.zeros((n, 2)), np.zeros((n, 4)), np.zeros((n, 2)))
         active = np.ones(n, np.bool_)
-        place_bodies(scene.poses, active, bodies, placed)
+        place_bodies(scene.poses, active, bodies, *placed)
         ts = []
         for _ in range(15):
             t = time.perf_counter()
-            place_bodies(scene.poses, active, bodies, placed)
+            place_bodies(scene.poses, active, bodies, *placed)
             np.argsort(placed.aabb[:, 0])
             ts.append(time.perf_counter() - t)
         rows.append((n, float(np.median(ts))))

@@ -28,7 +28,7 @@ def cross2(u, v):
 def test_quartic_coefficients_match_numeric_expansion(v):
     """f(t) = (r_Q(t) - r_P(t)) x (r_j(t) - r_P(t)) evaluated directly, then fitted."""
     r = np.array(v).reshape(3, 3, 2)  # (point j, P, Q) x (position, velocity, acceleration)
-    coeffs = quartic_coefficients(*r[0].ravel(), *r[1].ravel(), *r[2].ravel())
+    coeffs = quartic_coefficients(*(tuple(r[k].ravel()) for k in range(3)))
     ts = np.linspace(-2, 2, 9)
 
     def at(k, t):
@@ -43,7 +43,7 @@ def test_seed_quartic_lines_disagree_with_the_expansion():
     """Seed 000's c4, c3 and c2 as printed, against the fitted expansion of f(t)."""
     rng = np.random.default_rng(5)
     r = rng.uniform(-1, 1, (3, 3, 2))
-    c = np.array(quartic_coefficients(*r[0].ravel(), *r[1].ravel(), *r[2].ravel()))
+    c = np.array(quartic_coefficients(*(tuple(r[k].ravel()) for k in range(3))))
 
     def x(u, w):  # the seed's u^T [R] w, up to the common sign: w x u
         return cross2(w, u)
@@ -136,8 +136,8 @@ def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
         for j in range(len(pj)):
             for e in range(m):
                 q = (e + 1) % m
-                c = quartic_coefficients(*pj[j], *vj[j], *aj[j], *pe[e], *ve[e], *ae[e],
-                                         *pe[q], *ve[q], *ae[q])
+                c = quartic_coefficients((*pj[j], *vj[j], *aj[j]), (*pe[e], *ve[e], *ae[e]),
+                                         (*pe[q], *ve[q], *ae[q]))
                 for r in np.roots(np.trim_zeros(np.array(c[::-1]), 'f')):
                     if abs(r.imag) > 1e-9 or not 0.0 <= r.real <= horizon:
                         continue

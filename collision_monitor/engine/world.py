@@ -16,7 +16,8 @@ from ..kernels.kinematics import swept_boxes, vertex_kinematics
 from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
 from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon, Placement,
                               PredictionRows)
-from ..kernels.toi import first_contact_kernel, FirstContact, predict_pairs
+from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
+                           pack_predictions)
 
 
 class Contacts:
@@ -439,8 +440,9 @@ class CollisionWorld:
     def _predictions(self, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
-        k = predict_pairs(self._pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
-                          int(model), float(horizon), self._scratch, self._entry, out)
+        first_contacts(self._pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
+                       int(model), float(horizon), self._scratch, self._entry, self._found)
+        k = pack_predictions(self._pairs, n_pairs, float(horizon), self._found, out)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
                                          for o in out))
@@ -534,7 +536,7 @@ class CollisionWorld:
         """World vertices, boxes and centroids of the active bodies, once per change of state
         (a tick's detect and predict share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, self._packed_bodies, self._placement)
+            place_bodies(self._poses, active, self._packed_bodies, *self._placement)
             self._placed = True
 
     def _prepare(self):
@@ -619,6 +621,7 @@ class CollisionWorld:
         self._c_rows = ContactRows(np.zeros((cap, 2), INDEX), np.zeros(cap, np.int8),
                                    np.zeros((cap, 2), FLOAT), np.zeros(cap, FLOAT),
                                    np.zeros(cap + 1, INDEX))
+        self._found = np.zeros((cap, 8), FLOAT)
         self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),
                                      np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),

@@ -8,6 +8,8 @@ kernel reaches body k as ``vertices[vstart[k]:vstart[k + 1]]`` and so on.  Its q
 (P, 2) array of body index pairs and run a ``prange`` over the pairs: no Python per pair.
 """
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
@@ -18,17 +20,46 @@ from .validation import as_indices
 from ..kernels.constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 
 
+class PackedPolyhedra(NamedTuple):
+    """The arrays of many `ConvexPolyhedron` bodies, concatenated: body k's rows of each
+    array run from its start offset to the next (``vertices[vstart[k]:vstart[k + 1]]``)."""
+
+    vertices: np.ndarray   # (V, 3)
+    vstart: np.ndarray     # (K + 1,) intp
+    planes: np.ndarray     # (F, 4) outward unit normal and offset
+    fstart: np.ndarray     # (K + 1,) intp
+    edges: np.ndarray      # (E, 4) two vertices, two faces (indices local to the body)
+    arcs: np.ndarray       # (E, 9) Gauss-map arcs, rows as edges
+    estart: np.ndarray     # (K + 1,) intp
+    adjacency: np.ndarray  # `vertex_adjacency` of each body, concatenated
+    astart: np.ndarray     # (K + 1,) intp
+    tolerance: np.ndarray  # (K,) length tolerance
+    centres: np.ndarray    # (K, 3) bounding sphere
+    radii: np.ndarray      # (K,)
+
+
+class ManifoldRows(NamedTuple):
+    """One row per queried pair of `PolyhedronSet.contact_manifolds`."""
+
+    counts: np.ndarray   # (P,) intp contact points
+    points: np.ndarray   # (P, M, 3)
+    normals: np.ndarray  # (P, 3) unit, from the first body to the second
+    depths: np.ndarray   # (P,)
+
+
 @jit
-def _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, i):
+def _body(packed, i):
     """Body i of the packed arrays as the kernels take it (`ConvexPolyhedron.arrays`)."""
-    return (vertices[vstart[i]:vstart[i + 1]], planes[fstart[i]:fstart[i + 1]],
-            edges[estart[i]:estart[i + 1]], arcs[estart[i]:estart[i + 1]],
-            adjacency[astart[i]:astart[i + 1]])
+    return (packed.vertices[packed.vstart[i]:packed.vstart[i + 1]],
+            packed.planes[packed.fstart[i]:packed.fstart[i + 1]],
+            packed.edges[packed.estart[i]:packed.estart[i + 1]],
+            packed.arcs[packed.estart[i]:packed.estart[i + 1]],
+            packed.adjacency[packed.astart[i]:packed.astart[i + 1]])
 
 
 @jit_parallel
-def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart,
-                      tolerance, centres, radii, pairs, eps, counts, points, normals, depths):
+def _manifolds_kernel(packed, pairs, eps, counts, points, normals, depths):
+    tolerance, centres, radii = packed.tolerance, packed.centres, packed.radii
     for p in numba.prange(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
@@ -36,9 +67,7 @@ def _manifolds_kernel(vertices, vstart, planes, fstart, edges, arcs, estart, adj
         if spheres_apart(centres[i], radii[i], centres[j], radii[j], eps + tol):
             continue  # counts, normals and depths are zero already
         count, nx, ny, nz, depth = contact_manifold_kernel(
-            _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, i),
-            _body(vertices, vstart, planes, fstart, edges, arcs, estart, adjacency, astart, j),
-            eps, tol, points[p])
+            _body(packed, i), _body(packed, j), eps, tol, points[p])
         counts[p] = count
         normals[p, 0] = nx
         normals[p, 1] = ny
@@ -83,19 +112,21 @@ class PolyhedronSet:
             np.cumsum([len(a) for a in arrays], out=start[1:])
             return np.ascontiguousarray(np.concatenate(arrays)), start
 
-        self.vertices, self.vstart = pack([b.vertices for b in bodies])
-        self.planes, self.fstart = pack([b.planes for b in bodies])
-        self.edges, self.estart = pack([b.edge_data for b in bodies])
-        self.arcs = np.ascontiguousarray(np.concatenate([b.arcs for b in bodies]))
-        self.adjacency, self.astart = pack([b.adjacency for b in bodies])
-        self.tolerance = np.array([b.tolerance for b in bodies], FLOAT)
-        self.centres = np.array([b.centre for b in bodies], FLOAT)
-        self.radii = np.array([b.radius for b in bodies], FLOAT)
+        vertices, vstart = pack([b.vertices for b in bodies])
+        planes, fstart = pack([b.planes for b in bodies])
+        edges, estart = pack([b.edge_data for b in bodies])
+        adjacency, astart = pack([b.adjacency for b in bodies])
+        self.packed = PackedPolyhedra(
+            vertices, vstart, planes, fstart, edges,
+            np.ascontiguousarray(np.concatenate([b.arcs for b in bodies])), estart, adjacency,
+            astart, np.array([b.tolerance for b in bodies], FLOAT),
+            np.array([b.centre for b in bodies], FLOAT),
+            np.array([b.radius for b in bodies], FLOAT))
         self.most_vertices = max(len(b.vertices) for b in bodies)
         self.threads = None
 
     def __len__(self):
-        return self.vstart.shape[0] - 1
+        return self.packed.vstart.shape[0] - 1
 
     def _pairs(self, pairs):
         arr = as_indices(pairs, 'pairs', 2)
@@ -121,15 +152,11 @@ class PolyhedronSet:
             raise ValueError(f'eps must be >= 0, got {eps}')
         arr = self._pairs(pairs)
         n = arr.shape[0]
-        counts = np.zeros(n, INDEX)
-        points = np.empty((n, 2 * self.most_vertices, 3), FLOAT)
-        normals = np.zeros((n, 3), FLOAT)
-        depths = np.zeros(n, FLOAT)
-        call_parallel(_manifolds_kernel, n * self.most_vertices, self.threads, self.vertices,
-                      self.vstart, self.planes, self.fstart, self.edges, self.arcs, self.estart,
-                      self.adjacency, self.astart, self.tolerance, self.centres, self.radii,
-                      arr, float(eps), counts, points, normals, depths)
-        return counts, points, normals, depths
+        out = ManifoldRows(np.zeros(n, INDEX), np.empty((n, 2 * self.most_vertices, 3), FLOAT),
+                           np.zeros((n, 3), FLOAT), np.zeros(n, FLOAT))
+        call_parallel(_manifolds_kernel, n * self.most_vertices, self.threads, self.packed,
+                      arr, float(eps), *out)
+        return tuple(out)
 
     def distances(self, pairs):
         """`ConvexPolyhedron.distance` of every pair: distances (P,) (0 where they
@@ -139,6 +166,6 @@ class PolyhedronSet:
         distance = np.empty(n, FLOAT)
         pa = np.empty((n, 3), FLOAT)
         pb = np.empty((n, 3), FLOAT)
-        call_parallel(_distances_kernel, n * self.most_vertices, self.threads, self.vertices,
-                      self.vstart, arr, distance, pa, pb)
+        call_parallel(_distances_kernel, n * self.most_vertices, self.threads,
+                      self.packed.vertices, self.packed.vstart, arr, distance, pa, pb)
         return distance, pa, pb

@@ -15,6 +15,7 @@ Frames and units: world frame, metres, radians, seconds; yaw CCW from the world 
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,8 +31,10 @@ def wrap_angle(a):
 
 
 @jit
-def push_pose(hist, count, head, b, t, x, y, yaw):
-    """Append a pose of body b; return False (and change nothing) unless t is the newest."""
+def push_pose(history, b, t, x, y, yaw):
+    """Append a pose of body b to its `PoseHistory` ring; return False (and change nothing)
+    unless t is the newest."""
+    hist, count, head = history.hist, history.count, history.head
     k = hist.shape[1]
     if count[b] > 0:
         last = hist[b, head[b]]
@@ -49,10 +52,10 @@ def push_pose(hist, count, head, b, t, x, y, yaw):
 
 
 @jit
-def push_poses(hist, count, head, bodies, t, xyyaw, accepted):
+def push_poses(history, bodies, t, xyyaw, accepted):
     """Append one pose per listed body (bulk sources); `accepted[k]` says whether it was."""
     for k in range(bodies.shape[0]):
-        accepted[k] = push_pose(hist, count, head, bodies[k], t[k], xyyaw[k, 0], xyyaw[k, 1],
+        accepted[k] = push_pose(history, bodies[k], t[k], xyyaw[k, 0], xyyaw[k, 1],
                                 xyyaw[k, 2])
 
 
@@ -74,13 +77,15 @@ def _solve3(m00, m01, m02, m11, m12, m22, r0, r1, r2):
 
 
 @jit
-def estimate_motion(hist, count, head, now, window, max_age, measured, measured_twist,
-                    fresh, poses, twists, accels):
-    """Fill poses, twists and accelerations at time `now` for every body with a fresh pose.
+def estimate_motion(history, now, window, max_age, fresh, motion):
+    """Fill the `packed.Motion` rows (poses, twists, accelerations) at time `now` of every
+    body with a fresh pose in its `PoseHistory`.
 
     A body is fresh when it has a sample no older than `max_age`; `fresh` is set accordingly.
     Rows of bodies that are not fresh are left as they were.
     """
+    hist, count, head, measured, measured_twist = history
+    poses, twists, accels = motion
     k = hist.shape[1]
     for b in range(hist.shape[0]):
         fresh[b] = False
@@ -151,15 +156,22 @@ def estimate_motion(hist, count, head, now, window, max_age, measured, measured_
         accels[b, 2] = aw
 
 
-class PoseHistory:
-    """Ring buffers of stamped poses for N bodies, plus measured twists (world frame)."""
+class PoseHistory(NamedTuple):
+    """Ring buffers of stamped poses for N bodies, plus measured twists (world frame); the
+    kernels take it whole."""
 
-    def __init__(self, n_bodies):
-        self.hist = np.zeros((n_bodies, HISTORY, 4), FLOAT)
-        self.count = np.zeros(n_bodies, np.intp)
-        self.head = np.zeros(n_bodies, np.intp)
-        self.measured = np.zeros(n_bodies, np.bool_)
-        self.measured_twist = np.zeros((n_bodies, 3), FLOAT)
+    hist: np.ndarray            # (N, HISTORY, 4) rows t, x, y, yaw (yaw unwrapped)
+    count: np.ndarray           # (N,) intp samples held
+    head: np.ndarray            # (N,) intp row of the newest sample
+    measured: np.ndarray        # (N,) bool: the twist is measured (nav_msgs/Odometry)
+    measured_twist: np.ndarray  # (N, 3) vx, vy, omega
+
+    @classmethod
+    def empty(cls, n_bodies):
+        """Histories of n_bodies bodies with no sample yet."""
+        return cls(np.zeros((n_bodies, HISTORY, 4), FLOAT), np.zeros(n_bodies, np.intp),
+                   np.zeros(n_bodies, np.intp), np.zeros(n_bodies, np.bool_),
+                   np.zeros((n_bodies, 3), FLOAT))
 
     def last_stamp(self, b):
         """Stamp of the newest pose of body b, or -inf."""

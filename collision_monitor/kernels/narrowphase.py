@@ -21,9 +21,9 @@ from .trig import sincos
 
 
 @jit_parallel
-def place_bodies(poses, active, bodies, placed):
-    """The world AABB and centroid of every active body (`packed.Bodies` in, `packed.Placement`
-    out).
+def place_bodies(poses, active, bodies, sincos_yaw, aabb, centroids):
+    """The world AABB and centroid of every active body (`packed.Bodies` in; the arrays of a
+    `packed.Placement` out, passed one by one as every parallel kernel's outputs are).
 
     Each box is widened by `box_padding`, so that the broad phase keeps every pair the narrow
     phase takes as touching (a gap within `pair_tolerance`).
@@ -34,7 +34,6 @@ def place_bodies(poses, active, bodies, placed):
     bodies on two cores, and a few microseconds of thread hand-off for a handful of bodies.
     """
     offsets, vstart, centroid_offsets = bodies.offsets, bodies.vstart, bodies.centroid_offsets
-    sincos_yaw, aabb, centroids = placed
     for b in numba.prange(poses.shape[0]):
         sincos_yaw[b, 0], sincos_yaw[b, 1] = sincos(poses[b, 2])
     for b in numba.prange(poses.shape[0]):

@@ -60,7 +60,7 @@ class ContactRows(NamedTuple):
 
 
 class PredictionRows(NamedTuple):
-    """One row per predicted pair of `toi.predict_pairs`."""
+    """One row per predicted pair (`toi.pack_predictions`)."""
 
     pairs: np.ndarray   # (P, 2) intp
     time: np.ndarray    # (P,) s from now, 0 when touching

@@ -57,9 +57,13 @@ CLIP_ROUNDS = 4
 
 
 @jit
-def quartic_coefficients(rjx, rjy, vjx, vjy, ajx, ajy, rpx, rpy, vpx, vpy, apx, apy,
-                         rqx, rqy, vqx, vqy, aqx, aqy):
-    """Coefficients (c0, ..., c4) of f(t) = w(t) x u(t) for vertex j against edge P->Q."""
+def quartic_coefficients(j, p, q):
+    """Coefficients (c0, ..., c4) of f(t) = w(t) x u(t) for vertex j against edge P->Q, with
+    u = r_j - r_P and w = r_Q - r_P; each point's kinematics is the scalar tuple
+    ``(x, y, vx, vy, ax, ay)``."""
+    rjx, rjy, vjx, vjy, ajx, ajy = j
+    rpx, rpy, vpx, vpy, apx, apy = p
+    rqx, rqy, vqx, vqy, aqx, aqy = q
     u0x, u0y = rjx - rpx, rjy - rpy
     u1x, u1y = vjx - vpx, vjy - vpy
     u2x, u2y = 0.5 * (ajx - apx), 0.5 * (ajy - apy)
@@ -80,8 +84,11 @@ def _at(p, v, a, t):
 
 
 @jit
-def _dot_coefficients(u0x, u0y, u1x, u1y, u2x, u2y, w0x, w0y, w1x, w1y, w2x, w2y):
-    """Coefficients of u(t) . w(t) for u = u0 + u1 t + u2 t^2 and w likewise."""
+def _dot_coefficients(u, w):
+    """Coefficients of u(t) . w(t) for u = u0 + u1 t + u2 t^2 and w likewise, each given as
+    the scalar tuple ``(u0x, u0y, u1x, u1y, u2x, u2y)``."""
+    u0x, u0y, u1x, u1y, u2x, u2y = u
+    w0x, w0y, w1x, w1y, w2x, w2y = w
     return (u0x * w0x + u0y * w0y,
             u0x * w1x + u0y * w1y + u1x * w0x + u1y * w0y,
             u0x * w2x + u0y * w2y + u1x * w1x + u1y * w1y + u2x * w0x + u2y * w0y,
@@ -125,9 +132,7 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
     jx, jy, jvx, jvy, jax, jay = j
     px, py, pvx, pvy, pax, pay = p
     qx, qy, qvx, qvy, qax, qay = q
-    c0, c1, c2, c3, c4 = quartic_coefficients(jx, jy, jvx, jvy, jax, jay,
-                                              px, py, pvx, pvy, pax, pay,
-                                              qx, qy, qvx, qvy, qax, qay)
+    c0, c1, c2, c3, c4 = quartic_coefficients(j, p, q)
     ex = qx - px
     ey = qy - py
     ftol = tol * np.sqrt(ex * ex + ey * ey)
@@ -139,8 +144,9 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
     u2x, u2y = 0.5 * (jax - pax), 0.5 * (jay - pay)
     w1x, w1y = qvx - pvx, qvy - pvy
     w2x, w2y = 0.5 * (qax - pax), 0.5 * (qay - pay)
-    g = _dot_coefficients(u0x, u0y, u1x, u1y, u2x, u2y, ex, ey, w1x, w1y, w2x, w2y)
-    ww = _dot_coefficients(ex, ey, w1x, w1y, w2x, w2y, ex, ey, w1x, w1y, w2x, w2y)
+    w = (ex, ey, w1x, w1y, w2x, w2y)
+    g = _dot_coefficients((u0x, u0y, u1x, u1y, u2x, u2y), w)
+    ww = _dot_coefficients(w, w)
     k = (ww[0] - g[0], ww[1] - g[1], ww[2] - g[2], ww[3] - g[3], ww[4] - g[4])
     # d >= -tol / |w| means g >= -tol |w(t)|, and |w(t)| <= |w0| + |w1| h + |w2| h^2
     gtol = tol * (np.sqrt(ww[0]) + (np.sqrt(w1x * w1x + w1y * w1y)
@@ -406,22 +412,22 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
 
 
 @jit_parallel
-def predict_pairs(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry, rows):
-    """First contact of every candidate pair within the horizon; returns how many were found
-    (`packed.Motion` and `packed.Bodies` in, `packed.PredictionRows` out).
+def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry, found):
+    """First contact of every candidate pair within the horizon (`packed.Motion` and
+    `packed.Bodies` in), row p of `found` (P, 8) for pair p: time (inf when none within the
+    horizon), side, vertex, edge, point x, y, normal x, y; `pack_predictions` turns them into
+    `packed.PredictionRows`.
 
-    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs with no
-    contact within the horizon are left out.  `circles_meet_time` drops pairs whose reach
-    circles never meet and starts the vertex-edge search of the others where they first do.
+    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan).
+    `circles_meet_time` drops pairs whose reach circles never meet and starts the vertex-edge
+    search of the others where they first do.
 
     `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
     of the two bodies of a pair and `entry` (S, 2, M) the search order of
     `first_contact_kernel`, M at least the largest vertex count: a ``prange`` over the S
-    slots, slot s taking pairs s, s + S, ...  Row p of the outputs (at least `n_pairs` rows)
-    gets pair p's result, then a serial pass packs the pairs found to the front.
+    slots, slot s taking pairs s, s + S, ...
     """
     offsets, vstart, orient, convex, radius, _ = bodies
-    out_pairs, out_time, out_side, out_vertex, out_edge, out_point, out_normal = rows
     n_slots = scratch.shape[0]
     for slot in numba.prange(n_slots):
         kin = scratch[slot]
@@ -451,27 +457,34 @@ def predict_pairs(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch,
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
                         MovingPolygon(pa, va, aa, orient[i]),
                         MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot])
-            out_time[p] = t
-            out_side[p] = side
-            out_vertex[p] = vertex
-            out_edge[p] = edge
-            out_point[p, 0] = x
-            out_point[p, 1] = y
-            out_normal[p, 0] = nx
-            out_normal[p, 1] = ny
+            found[p, 0] = t
+            found[p, 1] = side
+            found[p, 2] = vertex
+            found[p, 3] = edge
+            found[p, 4] = x
+            found[p, 5] = y
+            found[p, 6] = nx
+            found[p, 7] = ny
+
+
+@jit
+def pack_predictions(pairs, n_pairs, horizon, found, rows):
+    """Write the pairs of `first_contacts` that meet within the horizon to the front of
+    `rows` (`packed.PredictionRows`); return how many."""
+    out_pairs, out_time, out_side, out_vertex, out_edge, out_point, out_normal = rows
     k = 0
     for p in range(n_pairs):
-        if not out_time[p] <= horizon:
+        if not found[p, 0] <= horizon:
             continue
         out_pairs[k, 0] = pairs[p, 0]
         out_pairs[k, 1] = pairs[p, 1]
-        out_time[k] = out_time[p]
-        out_side[k] = out_side[p]
-        out_vertex[k] = out_vertex[p]
-        out_edge[k] = out_edge[p]
-        out_point[k, 0] = out_point[p, 0]
-        out_point[k, 1] = out_point[p, 1]
-        out_normal[k, 0] = out_normal[p, 0]
-        out_normal[k, 1] = out_normal[p, 1]
+        out_time[k] = found[p, 0]
+        out_side[k] = int(found[p, 1])
+        out_vertex[k] = int(found[p, 2])
+        out_edge[k] = int(found[p, 3])
+        out_point[k, 0] = found[p, 4]
+        out_point[k, 1] = found[p, 5]
+        out_normal[k, 0] = found[p, 6]
+        out_normal[k, 1] = found[p, 7]
         k += 1
     return k

@@ -18,6 +18,7 @@ from .config import Config, parse_footprint
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import estimate_motion, PoseHistory, push_pose, push_poses
+from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
 from ..engine.world import CollisionWorld
 
@@ -85,14 +86,13 @@ def warmup():
     """Compile every kernel of a monitor tick (cached on disk after one run): the engine's
     (`CollisionWorld.warmup`) and the motion estimate's."""
     CollisionWorld().warmup()
-    hist = PoseHistory(2)
+    history = PoseHistory.empty(2)
     for t in (0.0, 0.1, 0.2):
-        push_pose(hist.hist, hist.count, hist.head, 0, t, t, 0.0, 0.0)
-    push_poses(hist.hist, hist.count, hist.head, np.array([1], np.intp), np.array([0.0]),
-               np.zeros((1, 3)), np.zeros(1, np.bool_))
-    z = np.zeros((2, 3))
-    estimate_motion(hist.hist, hist.count, hist.head, 0.25, 0.5, 1.0, hist.measured,
-                    hist.measured_twist, np.zeros(2, np.bool_), z, z.copy(), z.copy())
+        push_pose(history, 0, t, t, 0.0, 0.0)
+    push_poses(history, np.array([1], np.intp), np.array([0.0]), np.zeros((1, 3)),
+               np.zeros(1, np.bool_))
+    estimate_motion(history, 0.25, 0.5, 1.0, np.zeros(2, np.bool_),
+                    Motion(*(np.zeros((2, 3)) for _ in range(3))))
 
 
 class Monitor:
@@ -112,10 +112,11 @@ class Monitor:
             self.world.add_body(body.name, footprint, static=body.static,
                                 pose=body.pose if body.static else None)
             self.has_footprint[k] = body.footprint is not None
-        self.history = PoseHistory(n)
+        self.history = PoseHistory.empty(n)
         self._poses = np.zeros((n, 3), FLOAT)
         self._twists = np.zeros((n, 3), FLOAT)
         self._accels = np.zeros((n, 3), FLOAT)
+        self._motion = Motion(self._poses, self._twists, self._accels)
         self._fresh = np.zeros(n, np.bool_)
         self._seen = np.zeros(n, np.bool_)  # ever had a pose
         self.rejections = Counter()          # (body, reason) -> count
@@ -163,8 +164,7 @@ class Monitor:
         if stamp > now + FUTURE_TOLERANCE:
             return self.refuse(b, FUTURE_STAMP)
         yaw = float(yaw_from_quaternion(qx, qy, qz, qw))
-        h = self.history
-        if not push_pose(h.hist, h.count, h.head, b, stamp, x, y, yaw):
+        if not push_pose(self.history, b, stamp, x, y, yaw):
             return self.refuse(b, OUT_OF_ORDER)
         self._seen[b] = True
         return None
@@ -212,9 +212,8 @@ class Monitor:
         xyyaw[:, 1] = poses[ok, 1]
         xyyaw[:, 2] = yaw_from_quaternion(*q[ok].T)
         accepted = np.zeros(xyyaw.shape[0], np.bool_)
-        h = self.history
         take = bodies[ok]
-        push_poses(h.hist, h.count, h.head, take, np.full(take.shape[0], stamp), xyyaw, accepted)
+        push_poses(self.history, take, np.full(take.shape[0], stamp), xyyaw, accepted)
         refused += [(int(b), OUT_OF_ORDER) for b in take[~accepted]]
         self._seen[take[accepted]] = True
         for b, reason in refused:
@@ -264,10 +263,8 @@ class Monitor:
             self.world.forget_history()
             report.clock_jumped = True
         self._last_now = now
-        h = self.history
-        estimate_motion(h.hist, h.count, h.head, now, cfg.history_window, cfg.pose_timeout,
-                        h.measured, h.measured_twist, self._fresh, self._poses, self._twists,
-                        self._accels)
+        estimate_motion(self.history, now, cfg.history_window, cfg.pose_timeout, self._fresh,
+                        self._motion)
         moving = np.nonzero(self._fresh & ~self.static)[0]
         if moving.size:
             self.world.set_poses(self._poses[moving], moving)
