@@ -59,7 +59,7 @@ def play(monitor, events):
     for e in events:
         if e[0] == 'pose':
             _, name, t, x, y, yaw = e
-            monitor.pose(monitor.index[name], t, FRAME, x, y, *quat(yaw), t)
+            monitor.pose(monitor.index[name], t, FRAME, (x, y, *quat(yaw)), t)
         elif e[0] == 'bulk':
             _, t, xys = e
             rows = np.array([[x, y, 0.0, *quat(0.0)] for x, y in xys])
@@ -94,18 +94,18 @@ def garbage(draw):
         b = m.index[name]
         last = m.history.last_stamp(b)
         if kind == 'nan_pose':
-            m.pose(b, when, FRAME, value if not math.isfinite(value) else math.nan, 0.0,
-                   *quat(0.0), when)
+            m.pose(b, when, FRAME, (value if not math.isfinite(value) else math.nan, 0.0,
+                                    *quat(0.0)), when)
         elif kind == 'zero_q':
-            m.pose(b, last + 0.001, FRAME, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, last + 0.001)
+            m.pose(b, last + 0.001, FRAME, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0), last + 0.001)
         elif kind == 'nan_q':
-            m.pose(b, last + 0.001, FRAME, 0.0, 0.0, 0.0, 0.0, math.nan, 1.0, last + 0.001)
+            m.pose(b, last + 0.001, FRAME, (0.0, 0.0, 0.0, 0.0, math.nan, 1.0), last + 0.001)
         elif kind == 'frame':
-            m.pose(b, last + 0.001, draw_frame, 0.0, 0.0, *quat(0.0), last + 0.001)
+            m.pose(b, last + 0.001, draw_frame, (0.0, 0.0, *quat(0.0)), last + 0.001)
         elif kind == 'old' and last > -math.inf:
-            m.pose(b, last - 0.5, FRAME, 0.0, 0.0, *quat(0.0), last)
+            m.pose(b, last - 0.5, FRAME, (0.0, 0.0, *quat(0.0)), last)
         elif kind == 'future':
-            m.pose(b, when + 100.0, FRAME, 0.0, 0.0, *quat(0.0), when)
+            m.pose(b, when + 100.0, FRAME, (0.0, 0.0, *quat(0.0)), when)
         elif kind == 'bulk_shape':
             m.bulk('tracker', when, FRAME, np.zeros((draw_rows, 7)), when)
         elif kind == 'bulk_nan':
@@ -118,7 +118,7 @@ def garbage(draw):
         elif kind == 'footprint_text':
             m.footprint(m.index['spare'], text=draw_text)
         elif kind == 'far':
-            m.pose(b, last + 0.001, FRAME, 2e9, 0.0, *quat(0.0), last + 0.001)
+            m.pose(b, last + 0.001, FRAME, (2e9, 0.0, *quat(0.0)), last + 0.001)
 
     draw_frame = draw(st.sampled_from(['', 'odom', 'base_link', 'map ', 'MAP']))
     draw_rows = draw(st.sampled_from([0, 1, 3, 1000]))

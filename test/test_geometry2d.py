@@ -21,7 +21,7 @@ SQUARE = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
 
 # --- polyxpoly -----------------------------------------------------------------------------
 def test_polyxpoly_reproduces_the_seed_example():
-    """Seed 000's t_polyxpoly, whose printed table is 1-based: subtract 1."""
+    """[polygons]' t_polyxpoly, whose printed table is 1-based: subtract 1."""
     xbox = [3, 3, 13, 13, 3]
     ybox = [2, 8, 8, 2, 2]
     nan = np.nan

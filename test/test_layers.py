@@ -71,3 +71,12 @@ def test_only_the_node_and_the_demo_publisher_import_rclpy():
     users = {str(p.relative_to(PACKAGE)) for p in MODULES if 'rclpy' in imports(p)[1]}
     assert users == {'ros/node.py', 'tools/demo.py'}
     assert not any(imports(p)[1] & ROS_MODULES for p in MODULES if layer(p) in PURE)
+
+
+@pytest.mark.parametrize('path', MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_function_takes_more_than_ten_parameters(path):
+    """Long runs of positional arrays are bundled (kernels/packed.py) instead."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef):
+            count = len(node.args.posonlyargs + node.args.args + node.args.kwonlyargs)
+            assert count <= 10, f'{node.name} takes {count} parameters'

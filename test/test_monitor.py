@@ -42,8 +42,8 @@ def two_movers(**globals_):
 def feed(m, t, poses, frame='map'):
     """Give each named body a pose (x, y, yaw) stamped t."""
     for name, (x, y, yaw) in poses.items():
-        assert m.pose(m.index[name], t, frame, x, y, 0.0, 0.0, math.sin(yaw / 2),
-                      math.cos(yaw / 2), t) is None
+        assert m.pose(m.index[name], t, frame, (x, y, 0.0, 0.0, math.sin(yaw / 2),
+                                                 math.cos(yaw / 2)), t) is None
 
 
 def approach(m, t_end, dt=0.02, gap=3.0, speed=1.0):
@@ -112,12 +112,12 @@ def test_yaw_matches_transforms3d(seed):
 def test_bad_poses_are_rejected_with_their_reason_and_others_continue():
     m = two_movers()
     a, b = m.index['a'], m.index['b']
-    assert m.pose(a, 0.0, 'odom', 0, 0, 0, 0, 0, 1, 0.0) == WRONG_FRAME
-    assert m.pose(a, 0.0, 'map', math.nan, 0, 0, 0, 0, 1, 0.0) == NON_FINITE
-    assert m.pose(a, 0.0, 'map', 0, 0, 0, 0, 0, 0, 0.0) == ZERO_QUATERNION
-    assert m.pose(a, 0.0, 'map', 0, 0, 0, 0, 0, 1, 0.0) is None
-    assert m.pose(a, -0.1, 'map', 0, 0, 0, 0, 0, 1, 0.0) == OUT_OF_ORDER
-    assert m.pose(b, 0.0, 'map', 0.5, 0, 0, 0, 0, 1, 0.0) is None
+    assert m.pose(a, 0.0, 'odom', (0, 0, 0, 0, 0, 1), 0.0) == WRONG_FRAME
+    assert m.pose(a, 0.0, 'map', (math.nan, 0, 0, 0, 0, 1), 0.0) == NON_FINITE
+    assert m.pose(a, 0.0, 'map', (0, 0, 0, 0, 0, 0), 0.0) == ZERO_QUATERNION
+    assert m.pose(a, 0.0, 'map', (0, 0, 0, 0, 0, 1), 0.0) is None
+    assert m.pose(a, -0.1, 'map', (0, 0, 0, 0, 0, 1), 0.0) == OUT_OF_ORDER
+    assert m.pose(b, 0.0, 'map', (0.5, 0, 0, 0, 0, 1), 0.0) is None
     report = m.tick(0.0)
     assert [(i, j) for i, j, _, _ in report.contacts] == [(a, b)]
     assert m.rejections[('a', WRONG_FRAME)] == 1 and m.rejections[('a', OUT_OF_ORDER)] == 1

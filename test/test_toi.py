@@ -40,7 +40,7 @@ def test_quartic_coefficients_match_numeric_expansion(v):
 
 
 def test_seed_quartic_lines_disagree_with_the_expansion():
-    """Seed 000's c4, c3 and c2 as printed, against the fitted expansion of f(t)."""
+    """[polygons]' c4, c3 and c2 as printed, against the fitted expansion of f(t)."""
     rng = np.random.default_rng(5)
     r = rng.uniform(-1, 1, (3, 3, 2))
     c = np.array(quartic_coefficients(*(tuple(r[k].ravel()) for k in range(3))))

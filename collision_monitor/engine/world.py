@@ -38,16 +38,17 @@ class Contacts:
         when that state cannot place it; nan when detect was called without a stamp.
     """
 
-    def __init__(self, names, pairs, kind, normal, depth, fstart, fxy, fpb, fkind, fidx,
-                 began):
+    def __init__(self, names, rows, features, began):
+        """`rows` are `packed.ContactRows` and `features` `packed.Features`, each cut to the
+        contacts and feature rows of this tick."""
         self.names = names
-        self.pairs = pairs
-        self.kind = kind
-        self.normal = normal
-        self.depth = depth
+        self.pairs = rows.pairs
+        self.kind = rows.kind
+        self.normal = rows.normal
+        self.depth = rows.depth
         self.began = began
-        self._fstart = fstart
-        self._features = (fxy, fpb, fkind, fidx)
+        self._fstart = rows.fstart
+        self._features = features
 
     def __len__(self):
         return self.pairs.shape[0]
@@ -368,10 +369,11 @@ class CollisionWorld:
         if stamp is not None:
             began = self._trace_back(float(stamp), pairs, active)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0
-        return Contacts(self.names, pairs, rows.kind[:nc].copy(), rows.normal[:nc] + 0.0,
-                        rows.depth[:nc] + 0.0, rows.fstart[:nc + 1].copy(),
-                        features.xy[:nf] + 0.0, features.pb[:nf].copy(),
-                        features.kind[:nf].copy(), features.idx[:nf].copy(), began)
+        return Contacts(self.names,
+                        ContactRows(pairs, rows.kind[:nc].copy(), rows.normal[:nc] + 0.0,
+                                    rows.depth[:nc] + 0.0, rows.fstart[:nc + 1].copy()),
+                        Features(features.xy[:nf] + 0.0, features.pb[:nf].copy(),
+                                 features.kind[:nf].copy(), features.idx[:nf].copy()), began)
 
     def forget_history(self):
         """Drop the previous tick's state: the next new contact is dated at its own tick."""

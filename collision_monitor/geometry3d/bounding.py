@@ -117,7 +117,7 @@ def spheres_overlap(a, b):
 def sphere_contact(a, b):
     """Contact of two overlapping spheres: ``(point, normal, penetration)`` or None.
 
-    Seed 003: normal n = unit(c_b - c_a) (from a to b), penetration p = r_a + r_b - |c_b - c_a|,
+    [slides]: normal n = unit(c_b - c_a) (from a to b), penetration p = r_a + r_b - |c_b - c_a|,
     point = (c_a + r_a n + c_b - r_b n) / 2, halfway between the two surface points.
     Concentric spheres take n = +z.
     """

@@ -18,8 +18,11 @@ def _dot(ax, ay, az, bx, by, bz):
 
 
 @jit
-def _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t):
-    """|p1 + s d1 - p2 - t d2| with r = p1 - p2."""
+def _gap(r, d1, d2, s, t):
+    """|p1 + s d1 - p2 - t d2| with r = p1 - p2 (3-tuples)."""
+    rx, ry, rz = r
+    d1x, d1y, d1z = d1
+    d2x, d2y, d2z = d2
     dx = rx + s * d1x - t * d2x
     dy = ry + s * d1y - t * d2y
     dz = rz + s * d1z - t * d2z
@@ -27,8 +30,10 @@ def _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t):
 
 
 @jit
-def _endpoint_closest(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, a, b, c, e, f):
-    """The closest of the pairs (endpoint of one segment, its closest point on the other)."""
+def _endpoint_closest(r, d1, d2, dots):
+    """The closest of the pairs (endpoint of one segment, its closest point on the other);
+    `dots` are ``(a, b, c, e, f)`` of `segment_distance_kernel`."""
+    a, b, c, e, f = dots
     best = np.inf
     s = t = 0.0
     for k in range(4):
@@ -38,7 +43,7 @@ def _endpoint_closest(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, a, b, c, e, f):
         else:
             tt = float(k - 2)
             ss = min(1.0, max(0.0, (b * tt - c) / a))
-        dist = _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, ss, tt)
+        dist = _gap(r, d1, d2, ss, tt)
         if dist < best:
             best, s, t = dist, ss, tt
     return best, s, t
@@ -78,7 +83,8 @@ def segment_distance_kernel(p1, q1, p2, q2):
         else:
             b = _dot(d1x, d1y, d1z, d2x, d2y, d2z)
             denom = a * e - b * b
-            ends = _endpoint_closest(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, a, b, c, e, f)
+            ends = _endpoint_closest((rx, ry, rz), (d1x, d1y, d1z), (d2x, d2y, d2z),
+                                     (a, b, c, e, f))
             if not denom > 64.0 * DBL_EPS * a * e:
                 return ends
             s = min(1.0, max(0.0, (b * f - c * e) / denom))
@@ -89,10 +95,10 @@ def segment_distance_kernel(p1, q1, p2, q2):
             elif t > 1.0:
                 t = 1.0
                 s = min(1.0, max(0.0, (b - c) / a))
-            dist = _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t)
+            dist = _gap((rx, ry, rz), (d1x, d1y, d1z), (d2x, d2y, d2z), s, t)
             # nearly parallel lines solve badly: an endpoint pair may be closer
             return (dist, s, t) if dist <= ends[0] else ends
-    return _gap(rx, ry, rz, d1x, d1y, d1z, d2x, d2y, d2z, s, t), s, t
+    return _gap((rx, ry, rz), (d1x, d1y, d1z), (d2x, d2y, d2z), s, t), s, t
 
 
 def point_distance(p, q):
@@ -103,7 +109,7 @@ def point_distance(p, q):
 def line_point_distance(p, v, q):
     """Distance from point q to the line through p along v (v need not be unit).
 
-    Seed 003: with w = q - p, ``dist = sqrt(w.w - (w.v)^2 / (v.v))``.
+    [slides]: with w = q - p, ``dist = sqrt(w.w - (w.v)^2 / (v.v))``.
     """
     p, v, q = as_vector(p, 'p'), as_vector(v, 'v'), as_vector(q, 'q')
     vv = v @ v
@@ -116,7 +122,7 @@ def line_point_distance(p, v, q):
 def line_line_closest(p0, u, q0, v):
     """Closest points of the lines p0 + s u and q0 + t v: ``(distance, P(s_c), Q(t_c))``.
 
-    Seed 003's formulas: a = u.u, b = u.v, c = v.v, d = u.w0, e = v.w0 with w0 = p0 - q0,
+    [slides]' formulas: a = u.u, b = u.v, c = v.v, d = u.w0, e = v.w0 with w0 = p0 - q0,
     ``s_c = (b e - c d) / (a c - b^2)``, ``t_c = (a e - b d) / (a c - b^2)``.  Parallel lines
     (a c - b^2 ~ 0) take s_c = 0 and t_c = e / c.
     """

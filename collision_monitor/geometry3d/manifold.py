@@ -228,8 +228,13 @@ def _degenerate_overlap(small, ns, big, nb, tol, out):
 
 
 @jit
-def _project(v, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, out):
-    """Rows of out: (u, w) coordinates of the vertices within band of the plane."""
+def _project(v, m, n, u, w, band, out):
+    """Rows of out: (u, w) coordinates of the vertices within band of the plane through m
+    with unit normal n (3-tuples, as the in-plane basis u, w)."""
+    mx, my, mz = m
+    nx, ny, nz = n
+    ux, uy, uz = u
+    wx, wy, wz = w
     k = 0
     for i in range(v.shape[0]):
         dx, dy, dz = v[i, 0] - mx, v[i, 1] - my, v[i, 2] - mz
@@ -241,18 +246,22 @@ def _project(v, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, out):
 
 
 @jit
-def manifold_kernel(a, b, mx, my, mz, nx, ny, nz, band, tol, out):
-    """Contact points of a and b (vertices (n, 3), (m, 3)) about the plane through m with
-    unit normal n; written to out (>= n + m rows, 3 columns), returns how many."""
-    ux, uy, uz, wx, wy, wz = plane_basis_kernel(nx, ny, nz)
+def manifold_kernel(a, b, m, n, band, tol, out):
+    """Contact points of a and b (vertices (n, 3), (m, 3)) about the plane through the point
+    m with unit normal n (3-tuples); written to out (>= n + m rows, 3 columns), returns how
+    many."""
+    mx, my, mz = m
+    ux, uy, uz, wx, wy, wz = plane_basis_kernel(n[0], n[1], n[2])
+    u = (ux, uy, uz)
+    w = (wx, wy, wz)
     size = a.shape[0] + b.shape[0] + 1
     work = np.empty((4 * size, 2))
     pa = work[:size]
     pb = work[size:2 * size]
     ha = work[2 * size:3 * size]
     hb = work[3 * size:]
-    na = hull2(pa, _project(a, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, pa), ha)
-    nb = hull2(pb, _project(b, mx, my, mz, nx, ny, nz, ux, uy, uz, wx, wy, wz, band, pb), hb)
+    na = hull2(pa, _project(a, m, n, u, w, band, pa), ha)
+    nb = hull2(pb, _project(b, m, n, u, w, band, pb), hb)
     if na == 0 or nb == 0:
         return 0
     if na >= 3 and nb >= 3:

@@ -341,8 +341,8 @@ def contact_manifold_kernel(a, b, eps, tol, out):
             return 0, 0.0, 0.0, 0.0, 0.0
         mid_x, mid_y, mid_z = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     depth = max(0.0, -gap)
-    count = manifold_kernel(a[0], b[0], px, py, pz, nx, ny, nz, eps + 0.5 * depth + 1e-12,
-                            DEGENERATE_TOL, out)
+    count = manifold_kernel(a[0], b[0], (px, py, pz), (nx, ny, nz),
+                            eps + 0.5 * depth + 1e-12, DEGENERATE_TOL, out)
     if count == 0 and gap > 0.0:
         out[0, 0] = mid_x
         out[0, 1] = mid_y

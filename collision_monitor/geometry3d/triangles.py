@@ -55,7 +55,7 @@ def triangle_intersection(t1, t2):
 
     Notes
     -----
-    Seed 000's piercing-point method, made robust: the signed distances of each triangle's
+    [polygons]' piercing-point method, made robust: the signed distances of each triangle's
     vertices from the other's plane give the points where its edges pierce that plane
     (``d = sd_P / (sd_P - sd_Q)``), all on the planes' common line along
     ``u = n_1 x n_2``.  Each triangle meets that line in an interval; the triangles intersect

@@ -98,8 +98,11 @@ def quadratic_roots(a, b, c, lo, hi):
 
 
 @jit
-def _roots_on_pieces(c0, c1, c2, c3, c4, lo, hi, k0, k1, k2, ftol):
-    """Roots of f on [lo, hi] split at sorted critical points k0 <= k1 <= k2 (inf = none)."""
+def _roots_on_pieces(c, lo, hi, critical, ftol):
+    """Roots of f (coefficients c = (c0, ..., c4)) on [lo, hi] split at the sorted critical
+    points ``critical = (k0, k1, k2)``, k0 <= k1 <= k2 (inf = none)."""
+    c0, c1, c2, c3, c4 = c
+    k0, k1, k2 = critical
     inf = np.inf
     out0 = inf
     out1 = inf
@@ -153,7 +156,7 @@ def _roots_on_pieces(c0, c1, c2, c3, c4, lo, hi, k0, k1, k2, ftol):
 def cubic_roots(d0, d1, d2, d3, lo, hi):
     """Sign-change roots of d0 + d1 t + d2 t^2 + d3 t^3 in [lo, hi]: ``(n, r0, r1, r2)``."""
     m, k0, k1 = quadratic_roots(3.0 * d3, 2.0 * d2, d1, lo, hi)
-    n, r0, r1, r2, r3 = _roots_on_pieces(d0, d1, d2, d3, 0.0, lo, hi, k0, k1, np.inf, 0.0)
+    n, r0, r1, r2, r3 = _roots_on_pieces((d0, d1, d2, d3, 0.0), lo, hi, (k0, k1, np.inf), 0.0)
     return n, r0, r1, r2
 
 
@@ -165,7 +168,7 @@ def poly4_roots(c0, c1, c2, c3, c4, lo, hi, ftol):
     interval or a critical point (a touching, double root).
     """
     m, k0, k1, k2 = cubic_roots(c1, 2.0 * c2, 3.0 * c3, 4.0 * c4, lo, hi)
-    n, r0, r1, r2, r3 = _roots_on_pieces(c0, c1, c2, c3, c4, lo, hi, k0, k1, k2, ftol)
+    n, r0, r1, r2, r3 = _roots_on_pieces((c0, c1, c2, c3, c4), lo, hi, (k0, k1, k2), ftol)
     return n, r0, r1, r2, r3
 
 

@@ -150,8 +150,10 @@ class Monitor:
         self.rejections[key] += 1
         return reason
 
-    def pose(self, b, stamp, frame, x, y, qx, qy, qz, qw, now):
-        """Take one pose of body b; return the rejection reason, or None when accepted."""
+    def pose(self, b, stamp, frame, pose, now):
+        """Take one pose ``(x, y, qx, qy, qz, qw)`` of body b, stamped in `frame`; return the
+        rejection reason, or None when accepted."""
+        x, y, qx, qy, qz, qw = pose
         if frame != self.config.frame_id:
             return self.refuse(b, WRONG_FRAME)
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(stamp)):

@@ -240,7 +240,7 @@ class CollisionMonitorNode(LifecycleNode):
             now = self._now()
             pose = msg.pose.pose if pose_type != 'geometry_msgs/PoseStamped' else msg.pose
             reason = self.monitor.pose(k, self._stamp(msg.header, now), msg.header.frame_id,
-                                       *pose_fields(pose), now)
+                                       pose_fields(pose), now)
             if reason is None and pose_type == 'nav_msgs/Odometry':
                 tw = msg.twist.twist
                 self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)

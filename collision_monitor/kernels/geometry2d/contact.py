@@ -107,7 +107,7 @@ def polygons_intersect_kernel(a, orient_a, convex_a, b, orient_b, convex_b, tol)
 
 @jit
 def locate_pb(px, py, cx, cy, poly, orient, tol):
-    """Seed 002's p_B for a vertex p inside `poly`, seen from the centre c of its own body.
+    """[tutorial]'s p_B for a vertex p inside `poly`, seen from the centre c of its own body.
 
     The edge of `poly` is the one the segment c-p crosses nearest to p; when c is inside
     `poly` too (no crossing), the edge nearest to p.  Returns ``(edge, qx, qy, depth)`` with q
@@ -275,7 +275,7 @@ class Contact:
         Proper crossings of the boundaries, and ``intersection_edges`` (x, 2) intp the edge of
         a and the edge of b crossing there.
     p_a, p_b : (v, 2) float64
-        Seed 002's pairs: each penetrating vertex p_A and its projection p_B on the edge of the
+        [tutorial]'s pairs: each penetrating vertex p_A and its projection p_B on the edge of the
         other body that the line from its own body's centroid through it crosses.
     p_a_body : (v,) intp
         0 when that p_A is a vertex of a (body A of [tutorial] is a), 1 when of b.

@@ -178,12 +178,11 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
         span = td - tc
         t_lo = (lo - tc) / span
         t_hi = (hi - tc) / span
-        x0, y0 = _endpoint_or_interior(lo, t_lo, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack,
-                                       tol / lf)
+        ends = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+        x0, y0 = _endpoint_or_interior(lo, t_lo, ends, slack, tol / lf)
         if (hi - lo) * le <= tol:
             return 1, x0, y0, lo, min(1.0, max(0.0, t_lo)), nan, nan, nan, nan
-        x1, y1 = _endpoint_or_interior(hi, t_hi, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack,
-                                       tol / lf)
+        x1, y1 = _endpoint_or_interior(hi, t_hi, ends, slack, tol / lf)
         return (2, x0, y0, lo, min(1.0, max(0.0, t_lo)), x1, y1, hi,
                 min(1.0, max(0.0, t_hi)))
     if sc * sd > 0 or sa * sb > 0:
@@ -207,8 +206,10 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
 
 
 @jit
-def _endpoint_or_interior(s, t, p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, slack_p, slack_q):
-    """Return the point at parameter s of p, snapped to an endpoint of p or q when it is one."""
+def _endpoint_or_interior(s, t, ends, slack_p, slack_q):
+    """Return the point at parameter s of p, snapped to an endpoint of p or q when it is one;
+    ``ends = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)``."""
+    p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y = ends
     if s <= slack_p:
         return p1x, p1y
     if s >= 1.0 - slack_p:
