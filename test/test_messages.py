@@ -41,3 +41,14 @@ def test_truncated_or_mismatched_messages_are_refused(cut):
         pose_array_from_cdr(data[:cut], 3)
     with pytest.raises(ValueError, match='3 poses for 2 bodies'):
         pose_array_from_cdr(data, 2)
+
+
+def test_every_pose_type_of_the_configuration_has_a_reader():
+    from collision_monitor.monitor.config import POSE_TYPES
+    from collision_monitor.ros.messages import POSE_INPUTS
+    assert set(POSE_INPUTS) == set(POSE_TYPES)
+    for name, reader in POSE_INPUTS.items():
+        msg = reader.message()
+        assert name.endswith('/' + type(msg).__name__)
+        assert type(reader.pose(msg)).__name__ == 'Pose'
+        assert reader.twist is None or type(reader.twist(msg)).__name__ == 'Twist'

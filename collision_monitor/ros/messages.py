@@ -10,10 +10,13 @@ Imports message packages, never rclpy.  Outputs:
 * markers: MarkerArray for rviz, starting with DELETEALL so stale markers go.
 """
 
+from operator import attrgetter
 import struct
+from typing import Callable, NamedTuple, Optional
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import Point, Vector3
+from geometry_msgs.msg import Point, PoseStamped, PoseWithCovarianceStamped, Vector3
+from nav_msgs.msg import Odometry
 import numpy as np
 from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
@@ -23,6 +26,25 @@ WARNED = ColorRGBA(r=1.0, g=0.65, b=0.0, a=1.0)
 CONTACT = ColorRGBA(r=0.9, g=0.1, b=0.1, a=1.0)
 GHOST = ColorRGBA(r=1.0, g=0.65, b=0.0, a=0.35)
 WHITE = ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0)
+
+
+class PoseInput(NamedTuple):
+    """How one pose message type is read: its class, the geometry_msgs/Pose inside it, and
+    the twist inside it (in the child frame), None when the type carries none."""
+
+    message: type
+    pose: Callable
+    twist: Optional[Callable]
+
+
+POSE_INPUTS = {
+    'geometry_msgs/PoseStamped': PoseInput(PoseStamped, attrgetter('pose'), None),
+    'geometry_msgs/PoseWithCovarianceStamped': PoseInput(PoseWithCovarianceStamped,
+                                                         attrgetter('pose.pose'), None),
+    'nav_msgs/Odometry': PoseInput(Odometry, attrgetter('pose.pose'),
+                                   attrgetter('twist.twist')),
+}
+"""The `<body>.pose_type` values (`monitor.config.POSE_TYPES`) and how each is read."""
 
 
 def stamp_seconds(stamp):

@@ -16,9 +16,7 @@ import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import (PolygonStamped, PoseArray, PoseStamped,
-                               PoseWithCovarianceStamped, Twist)
-from nav_msgs.msg import Odometry
+from geometry_msgs.msg import PolygonStamped, PoseArray, Twist
 import numpy as np
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 SetParametersResult)
@@ -33,8 +31,8 @@ from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
 from .messages import (contacts_array, health_status, markers_array, polygon_points,
-                       pose_array_from_cdr, pose_fields, stamp_seconds, state_array,
-                       warnings_array)
+                       POSE_INPUTS, pose_array_from_cdr, pose_fields, stamp_seconds,
+                       state_array, warnings_array)
 from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
                               GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
                               SOURCE_PARAMETERS, source_names)
@@ -51,11 +49,6 @@ LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          history=HistoryPolicy.KEEP_LAST)
 
-POSE_MESSAGES = {
-    'geometry_msgs/PoseStamped': PoseStamped,
-    'geometry_msgs/PoseWithCovarianceStamped': PoseWithCovarianceStamped,
-    'nav_msgs/Odometry': Odometry,
-}
 RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
 
 
@@ -196,9 +189,9 @@ class CollisionMonitorNode(LifecycleNode):
         subs = []
         for k, body in enumerate(config.bodies):
             if body.pose_topic:
-                msg_type = POSE_MESSAGES[body.pose_type]
+                reader = POSE_INPUTS[body.pose_type]
                 subs.append(self.create_subscription(
-                    msg_type, body.pose_topic, self._pose_callback(k, body.pose_type), POSE_QOS))
+                    reader.message, body.pose_topic, self._pose_callback(k, reader), POSE_QOS))
             if body.footprint_topic:
                 subs.append(self.create_subscription(
                     PolygonStamped, body.footprint_topic, self._footprint_callback(k),
@@ -235,14 +228,13 @@ class CollisionMonitorNode(LifecycleNode):
         t = stamp_seconds(header.stamp)
         return t if t > 0.0 else now  # unstamped publishers: time of arrival
 
-    def _pose_callback(self, k, pose_type):
+    def _pose_callback(self, k, reader):
         def callback(msg):
             now = self._now()
-            pose = msg.pose.pose if pose_type != 'geometry_msgs/PoseStamped' else msg.pose
             reason = self.monitor.pose(k, self._stamp(msg.header, now), msg.header.frame_id,
-                                       pose_fields(pose), now)
-            if reason is None and pose_type == 'nav_msgs/Odometry':
-                tw = msg.twist.twist
+                                       pose_fields(reader.pose(msg)), now)
+            if reason is None and reader.twist is not None:
+                tw = reader.twist(msg)
                 self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)
             self._note(self.monitor.names[k], reason, msg.header.frame_id)
         return callback
