@@ -21,7 +21,7 @@ from collision_monitor.geometry3d import (
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.kernels.constants import PARALLEL_WORK
 from collision_monitor.geometry3d.bounding import Sphere
-from collision_monitor.geometry3d.manifold import clip_convex, hull2, SAME_POINT
+from collision_monitor.geometry3d.planar import clip_convex, hull2, SAME_POINT
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
 from shapes import to_shapely
 

@@ -24,8 +24,8 @@ from .bounding import (aabb, aabbs_overlap, bounding_sphere, capsule, capsules_o
                        obbs_overlap, sphere_contact, spheres_overlap)
 from .distance import line_line_closest, line_point_distance, point_distance, segment_distance
 from .gjk import convex_polyhedra_intersect, gjk_distance, gjk_distance_batch
-from .polyhedron import point_in_convex_polyhedron, point_in_polyhedron
-from .separating_plane import contact_manifold, ConvexPolyhedron, separating_plane
+from .point_in_polyhedron import point_in_convex_polyhedron, point_in_polyhedron
+from .polyhedron import contact_manifold, ConvexPolyhedron, separating_plane
 from .triangles import facet_intersection, triangle_intersection
 
 __all__ = [

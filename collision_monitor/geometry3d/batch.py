@@ -15,7 +15,8 @@ import numpy as np
 
 from .bounding import spheres_apart
 from .gjk import gjk_kernel
-from .separating_plane import contact_manifold_kernel, ConvexPolyhedron
+from .manifold import contact_manifold_kernel
+from .polyhedron import ConvexPolyhedron
 from .validation import as_indices
 from ..kernels.constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
 

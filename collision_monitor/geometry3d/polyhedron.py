@@ -1,140 +1,218 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Point in polyhedron ([polygons], 3D): the facet-normal test and ray casting."""
+"""`ConvexPolyhedron`: a convex mesh checked once, with what every query needs (face planes,
+edges and the faces at each, Gauss-map arcs, vertex adjacency, a bounding sphere), and the
+raw-array functions `separating_plane` and `contact_manifold` that build one per call."""
 
 import numpy as np
 
-from .validation import as_points3, closed_mesh, convex_mesh, mesh_tolerance
-from ..kernels.constants import jit
-
-# Ray directions tried in turn by ray casting: irrational-looking, so that a ray through an
-# edge or a vertex of a mesh built on a grid is unlikely; a degenerate hit moves to the next.
-_RAYS = np.array([[0.5773502691896258, 0.5773502691896257, 0.5773502691896258],
-                  [0.8506508083520400, 0.5257311121191336, 0.0171102341001],
-                  [-0.3826834323650898, 0.9238795325112867, 0.0334561234],
-                  [0.2672612419124244, -0.5345224838248488, 0.8017837257372732],
-                  [-0.6666666666666666, -0.3333333333333333, -0.6666666666666666],
-                  [0.1240347345892, 0.0112347583, -0.99221432]])
+from .bounding import bounding_sphere, spheres_apart
+from .gjk import gjk_kernel
+from .manifold import contact_manifold_kernel
+from .separating_plane import plane_through_gap, SeparatingPlane
+from .validation import convex_mesh, mesh_tolerance
 
 
-@jit
-def points_in_convex_kernel(points, normals, offsets, tol, out):
-    """A point is inside when ``n_f . x <= d_f + tol`` for every face f; stop at the first
-    face it is in front of ([polygons]' early exit).  Boundary counts as inside."""
-    for i in range(points.shape[0]):
-        inside = True
-        for f in range(normals.shape[0]):
-            if (points[i, 0] * normals[f, 0] + points[i, 1] * normals[f, 1]
-                    + points[i, 2] * normals[f, 2]) > offsets[f] + tol:
-                inside = False
-                break
-        out[i] = inside
+def _edges(faces):
+    """Undirected edges of a closed triangle mesh: (E, 4) two vertex indices, then the two
+    faces sharing the edge."""
+    directed = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+    owner = np.tile(np.arange(len(faces)), 3)
+    key = np.sort(directed, axis=1)
+    order = np.lexsort((key[:, 1], key[:, 0]))
+    key, owner = key[order], owner[order]
+    # a closed, consistently wound mesh has every edge exactly twice, adjacent after sorting
+    return np.ascontiguousarray(np.column_stack([key[0::2], owner[0::2], owner[1::2]]))
 
 
-@jit
-def _ray_crossings(px, py, pz, dx, dy, dz, v, f, tol):
-    """Crossings of the ray p + s d (s > 0) with the triangles (Moller-Trumbore).
-
-    Returns (count, on_boundary, degenerate): degenerate when the ray grazes an edge or a
-    vertex or lies in a face's plane, so that the parity would be unreliable.
-    """
-    count = 0
-    for k in range(f.shape[0]):
-        a = v[f[k, 0]]
-        b = v[f[k, 1]]
-        c = v[f[k, 2]]
-        e1x, e1y, e1z = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-        e2x, e2y, e2z = c[0] - a[0], c[1] - a[1], c[2] - a[2]
-        # is p on this triangle? (distance to plane and barycentric inside)
-        nx = e1y * e2z - e1z * e2y
-        ny = e1z * e2x - e1x * e2z
-        nz = e1x * e2y - e1y * e2x
-        nn = np.sqrt(nx * nx + ny * ny + nz * nz)
-        wx, wy, wz = px - a[0], py - a[1], pz - a[2]
-        plane = (wx * nx + wy * ny + wz * nz) / nn
-        hx = dy * e2z - dz * e2y
-        hy = dz * e2x - dx * e2z
-        hz = dx * e2y - dy * e2x
-        det = e1x * hx + e1y * hy + e1z * hz
-        if abs(plane) <= tol:
-            # p in the plane: on the face when inside the triangle
-            u_num = (wx * (e2y * nz - e2z * ny) + wy * (e2z * nx - e2x * nz)
-                     + wz * (e2x * ny - e2y * nx))
-            v_num = (wx * (ny * e1z - nz * e1y) + wy * (nz * e1x - nx * e1z)
-                     + wz * (nx * e1y - ny * e1x))
-            uu = u_num / (nn * nn)
-            vv = v_num / (nn * nn)
-            slack = tol * 8.0 / np.sqrt(nn)
-            if uu >= -slack and vv >= -slack and uu + vv <= 1.0 + slack:
-                return 0, True, False
-        if abs(det) <= 1e-12 * nn:
-            continue  # ray parallel to the face, p not on it: no crossing
-        inv = 1.0 / det
-        u = (wx * hx + wy * hy + wz * hz) * inv
-        qx = wy * e1z - wz * e1y
-        qy = wz * e1x - wx * e1z
-        qz = wx * e1y - wy * e1x
-        w = (dx * qx + dy * qy + dz * qz) * inv
-        s = (e2x * qx + e2y * qy + e2z * qz) * inv
-        margin = 1e-9
-        if s <= 0.0 or u < -margin or w < -margin or u + w > 1.0 + margin:
-            continue
-        if u < margin or w < margin or u + w > 1.0 - margin:
-            return 0, False, True
-        count += 1
-    return count, False, False
+def vertex_adjacency(n, edges):
+    """The neighbours of each of n vertices along the edges, in one intp array: entries i and
+    i + 1 (i < n) bound the positions of vertex i's neighbours in the same array."""
+    ends = np.concatenate([edges[:, :2], edges[:, 1::-1]])
+    ends = ends[np.argsort(ends[:, 0], kind='stable')]
+    bounds = n + 1 + np.concatenate([[0], np.cumsum(np.bincount(ends[:, 0], minlength=n))])
+    return np.ascontiguousarray(np.concatenate([bounds, ends[:, 1]]), dtype=np.intp)
 
 
-@jit
-def points_in_mesh_kernel(points, v, f, rays, tol, inside, on_boundary):
-    """Ray casting with re-casting along the next direction after a degenerate hit."""
-    for i in range(points.shape[0]):
-        inside[i] = False
-        on_boundary[i] = False
-        for r in range(rays.shape[0]):
-            count, onb, degenerate = _ray_crossings(points[i, 0], points[i, 1], points[i, 2],
-                                                    rays[r, 0], rays[r, 1], rays[r, 2], v, f,
-                                                    tol)
-            if onb:
-                inside[i] = True
-                on_boundary[i] = True
-                break
-            if not degenerate:
-                inside[i] = count % 2 == 1
-                break
+def edge_arcs(normals, edges):
+    """The Gauss-map arc of each edge, from the normal a of its first face to the normal b of
+    its second: (E, 9) rows ``q = a x b`` (normal to the arc's great circle), ``t0 = q x a``
+    and ``t1 = b x q`` (tangent at each end, pointing into the arc).  Rotating the body
+    rotates all three."""
+    a = normals[edges[:, 2]]
+    b = normals[edges[:, 3]]
+    q = np.cross(a, b)
+    return np.ascontiguousarray(np.hstack([q, np.cross(q, a), np.cross(b, q)]))
 
 
-def point_in_convex_polyhedron(points, vertices, faces):
-    """Which points lie in a convex polyhedron (boundary included).
+class ConvexPolyhedron:
+    """A convex polyhedron checked once, for repeated queries.
 
     Parameters
     ----------
-    points : (k, 3) array_like
     vertices : (n, 3) array_like
+        Metres.
     faces : (m, 3) array_like of int
         Triangles, CCW seen from outside.
+    name : str
+        Used in error messages.
 
-    Raises ValueError when the mesh is open, inconsistently wound, degenerate or not convex.
+    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.
+
+    Attributes
+    ----------
+    vertices, faces : the checked arrays (C-contiguous float64, intp).
+    planes : (m, 4) outward unit face normals and offsets, n.x <= d inside (`normals` and
+        `offsets` are views of it).
+    edge_data : (E, 4) the undirected edges: two vertex indices, then the two faces at each.
+    arcs : (E, 9) the edges' Gauss-map arcs (`edge_arcs`).
+    adjacency : the neighbours of each vertex (`vertex_adjacency`).
+    tolerance : length tolerance of the mesh (`validation.mesh_tolerance`).
+    centre, radius : a sphere holding every vertex (Ritter's): two bodies whose spheres are
+        more than eps (plus the tolerances) apart have no manifold, decided without the
+        plane search.
     """
-    v, f, n, d = convex_mesh(vertices, faces)
-    pts = as_points3(points)
-    out = np.empty(pts.shape[0], np.bool_)
-    points_in_convex_kernel(pts, n, d, mesh_tolerance(v), out)
-    return out
+
+    __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'adjacency', 'tolerance',
+                 'centre', 'radius')
+
+    def __init__(self, vertices, faces, name='polyhedron'):
+        self.vertices, self.faces, normals, offsets = convex_mesh(vertices, faces, name)
+        self.planes = np.ascontiguousarray(np.column_stack([normals, offsets]))
+        self.edge_data = _edges(self.faces)
+        self.arcs = edge_arcs(normals, self.edge_data)
+        self.adjacency = vertex_adjacency(len(self.vertices), self.edge_data)
+        self.tolerance = mesh_tolerance(self.vertices)
+        sphere = bounding_sphere(self.vertices)
+        self.centre, self.radius = tuple(map(float, sphere.centre)), sphere.radius
+
+    @property
+    def arrays(self):
+        """(vertices, planes, edge_data, arcs, adjacency): the body as the kernels take it."""
+        return self.vertices, self.planes, self.edge_data, self.arcs, self.adjacency
+
+    @property
+    def normals(self):
+        return self.planes[:, :3]
+
+    @property
+    def offsets(self):
+        return self.planes[:, 3]
+
+    def moved(self, rotation, translation):
+        """The same body under the rigid motion x -> R x + t, without checking it again.
+
+        `rotation` is a (3, 3) proper rotation matrix (orthonormal to 1e-9, determinant +1),
+        `translation` a (3,) vector in metres.
+        """
+        r = np.asarray(rotation, dtype=np.float64)
+        t = np.asarray(translation, dtype=np.float64).reshape(-1)
+        if (r.shape != (3, 3) or t.shape != (3,) or not np.isfinite(r).all()
+                or not np.isfinite(t).all()):
+            raise ValueError('rotation must be a finite (3, 3) matrix, translation (3,)')
+        if not np.allclose(r @ r.T, np.eye(3), atol=1e-9) or np.linalg.det(r) < 0.0:
+            raise ValueError('rotation must be a proper rotation matrix')
+        out = object.__new__(ConvexPolyhedron)
+        out.vertices = np.ascontiguousarray(self.vertices @ r.T + t)
+        out.faces, out.edge_data, out.adjacency = self.faces, self.edge_data, self.adjacency
+        normals = self.normals @ r.T
+        out.planes = np.ascontiguousarray(np.column_stack([normals,
+                                                           self.offsets + normals @ t]))
+        out.arcs = np.ascontiguousarray((self.arcs.reshape(-1, 3, 3) @ r.T).reshape(-1, 9))
+        out.tolerance = mesh_tolerance(out.vertices)
+        out.centre, out.radius = tuple(map(float, r @ self.centre + t)), self.radius
+        return out
+
+    def intersects(self, other):
+        """True when the two bodies share a point (GJK, as `convex_polyhedra_intersect`)."""
+        return bool(gjk_kernel(self.vertices, other.vertices)[7])
+
+    def distance(self, other):
+        """Distance and closest points ``(d, pa, pb)``, as `gjk_distance` (0.0 when they
+        intersect)."""
+        d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(self.vertices, other.vertices)
+        return (0.0 if hit else float(d)), np.array((pax, pay, paz)), np.array((pbx, pby, pbz))
+
+    def separating_plane(self, other):
+        """Baraff's separating plane between this body (a) and `other` (b): see the module
+        function `separating_plane`."""
+        gap, px, py, pz, nx, ny, nz, kind = plane_through_gap(
+            self.arrays, other.arrays, max(self.tolerance, other.tolerance), np.inf)
+        return SeparatingPlane(float(gap), np.array([px, py, pz]), np.array([nx, ny, nz]),
+                               ('face_a', 'face_b', 'edge_edge')[kind])
+
+    def contact_manifold(self, other, eps):
+        """Contact points between this body (a) and `other` (b): see the module function
+        `contact_manifold`."""
+        if not eps >= 0.0:
+            raise ValueError(f'eps must be >= 0, got {eps}')
+        tol = max(self.tolerance, other.tolerance)
+        if spheres_apart(self.centre, self.radius, other.centre, other.radius, eps + tol):
+            return None
+        out = np.empty((self.vertices.shape[0] + other.vertices.shape[0], 3))
+        count, nx, ny, nz, depth = contact_manifold_kernel(
+            self.arrays, other.arrays, float(eps), tol, out)
+        if count == 0:
+            return None
+        return out[:count], np.array([nx, ny, nz]), depth
 
 
-def point_in_polyhedron(points, vertices, faces):
-    """Ray casting point in polyhedron for closed triangle meshes, concave allowed.
+def separating_plane(va, fa, vb, fb):
+    """Baraff's separating plane of two convex polyhedra.
 
-    Returns ``(inside, on_boundary)`` like the 2D `point_in_polygon`.  A ray that grazes an
-    edge or a vertex, where counting crossings is ambiguous, is cast again in another
-    direction.
+    Parameters
+    ----------
+    va, vb : (n, 3) array_like
+        Vertices.
+    fa, fb : (m, 3) array_like of int
+        Triangles, CCW seen from outside.
+
+    Returns
+    -------
+    SeparatingPlane
+        Of all planes through a face of either body or spanned by an edge of a and an edge of
+        b that support both bodies (each edge is its body's extreme along the plane's normal:
+        the pair spans a face of the Minkowski difference a - b), the one with the largest
+        gap; the bodies are in contact when its distance is zero or negative.  For
+        intersecting bodies -distance is the penetration depth (the minimum translation, by
+        the separating axis theorem for polyhedra), as over every edge pair.  For separated
+        bodies the gap is positive and at most their distance, equal to it when their closest
+        features are a face and a vertex or two crossing edges; edge pairs that support
+        neither body can give a plane of larger gap that passes through neither.
+
+    Raises ValueError for open, inconsistently wound, degenerate or non-convex input.  For
+    repeated queries on the same bodies, build `ConvexPolyhedron` objects once and call their
+    `separating_plane` method.
     """
-    v, f = closed_mesh(vertices, faces)
-    pts = as_points3(points)
-    inside = np.empty(pts.shape[0], np.bool_)
-    on_boundary = np.empty(pts.shape[0], np.bool_)
-    rays = _RAYS / np.linalg.norm(_RAYS, axis=1)[:, None]
-    points_in_mesh_kernel(pts, v, f, np.ascontiguousarray(rays), mesh_tolerance(v), inside,
-                          on_boundary)
-    return inside, on_boundary
+    return ConvexPolyhedron(va, fa, 'a').separating_plane(ConvexPolyhedron(vb, fb, 'b'))
+
+
+def contact_manifold(va, fa, vb, fb, eps):
+    """Contact points of two convex polyhedra in contact ([baraff]), or None.
+
+    Parameters
+    ----------
+    va, fa, vb, fb
+        As for `separating_plane`.
+    eps : float
+        Distance (m) from the mid-plane within which vertices count as in contact (on top of
+        half the penetration depth).
+
+    Returns
+    -------
+    None when the bodies are more than `eps` apart; otherwise ``(points, normal, depth)``:
+    the contact points (k, 3) on the mid-plane, the unit normal from a to b and the
+    penetration depth (>= 0).  Bodies apart by at most eps whose near features miss each
+    other across the plane (corner off to the side of corner) get one point: the midpoint of
+    their closest points.
+
+    Notes
+    -----
+    The vertices of a and of b within ``eps + depth / 2`` of the mid-plane are projected onto
+    it (basis u, v orthogonal to the normal); the convex hull of each set is taken, the two
+    hulls are intersected (Sutherland-Hodgman), and the corners of the intersection, mapped
+    back to 3D, are the contact points.  Degenerate hulls (a vertex or an edge touching) give
+    the points of the one inside the other.  For repeated queries on the same bodies, build
+    `ConvexPolyhedron` objects once and call their `contact_manifold` method.
+    """
+    return ConvexPolyhedron(va, fa, 'a').contact_manifold(ConvexPolyhedron(vb, fb, 'b'), eps)

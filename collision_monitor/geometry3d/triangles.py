@@ -4,7 +4,7 @@
 
 import numpy as np
 
-from .manifold import clip_convex, hull2, plane_basis_kernel
+from .planar import clip_convex, hull2, plane_basis_kernel
 from .validation import as_points3
 from ..kernels.constants import DBL_EPS, TOL_FACTOR
 from ..kernels.geometry2d.point_in_polygon import point_in_polygon_kernel
