@@ -1,6 +1,6 @@
 # Copyright 2026 The collision_monitor authors
 # SPDX-License-Identifier: Apache-2.0
-"""Time of collision against dense sampling of the true motion, and its building blocks."""
+"""Time of collision against dense sampling of the true motion and brute-force roots."""
 
 import math
 
@@ -11,7 +11,6 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kernels.kinematics import vertex_kinematics
-from collision_monitor.kernels.polyroots import bernstein4, clip_step, poly4_roots
 from collision_monitor.kernels.toi import first_contact, quartic_coefficients
 from shapes import rigid, simple_polygons
 
@@ -58,67 +57,6 @@ def test_seed_quartic_lines_disagree_with_the_expansion():
     assert np.allclose(c[2:], [derived_c2, derived_c3, derived_c4])
     assert seed_c4 == 0.0 and not np.isclose(c[4], 0.0)
     assert not np.isclose(seed_c3, c[3]) and not np.isclose(seed_c2, c[2])
-
-
-# --- polynomial roots --------------------------------------------------------------------------
-@given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
-       st.floats(0.1, 10))
-def test_poly4_roots_match_numpy_roots(deg, roots, scale):
-    roots = np.sort(np.array(roots[:deg]))
-    assume(deg == 1 or np.min(np.diff(roots)) > 1e-3)
-    assume(np.all(np.abs(roots) > 1e-6) and np.all(np.abs(roots - 2) > 1e-6))
-    c = np.zeros(5)
-    c[:deg + 1] = np.poly(roots)[::-1] * scale
-    n, *got = poly4_roots(*c, 0.0, 2.0, 0.0)
-    expected = roots[(roots >= 0) & (roots <= 2)]
-    assert n == len(expected)
-    assert np.allclose(got[:n], expected, atol=1e-9)
-
-
-@pytest.mark.parametrize('name, c, expected', [
-    ('quartic really cubic', [-0.5, 1.0, 0.0, 0.0, 0.0], [0.5]),
-    ('linear', [-1.5, 1.0, 0, 0, 0], [1.5]),
-    ('constant nonzero', [1.0, 0, 0, 0, 0], []),
-    ('identically zero: touching all along, first at 0', [0.0, 0, 0, 0, 0], [0.0]),
-    ('double root (grazing)', [1.0, -2.0, 1.0, 0, 0], [1.0]),
-    ('quadruple root', [1.0, -4.0, 6.0, -4.0, 1.0], [1.0]),
-    ('root at t = 0 (touching now)', [0.0, 1.0, 0, 0, 0], [0.0]),
-    ('root at the horizon', [-2.0, 1.0, 0, 0, 0], [2.0]),
-    ('two roots of a cubic', [0.0, 0.5, -1.5, 1.0, 0.0], [0.0, 0.5, 1.0]),
-])
-def test_poly4_roots_degenerate_cases(name, c, expected):
-    n, *got = poly4_roots(*map(float, c), 0.0, 2.0, 1e-12)
-    assert n == len(expected), name
-    assert np.allclose(got[:n], expected, atol=1e-6), name
-
-
-@given(st.lists(st.floats(-10, 10), min_size=5, max_size=5), st.floats(-2, 2),
-       st.floats(0.01, 3))
-def test_bernstein_form_equals_the_power_form(c, a, h):
-    beta = np.array(bernstein4(*c, a, a + h))
-    s = np.linspace(0, 1, 9)
-    basis = np.array([math.comb(4, k) * s ** k * (1 - s) ** (4 - k) for k in range(5)])
-    power = np.polynomial.polynomial.polyval(a + s * h, c)
-    scale = np.polynomial.polynomial.polyval(abs(a) + h, np.abs(c)) + 1.0
-    assert np.allclose(beta @ basis, power, atol=1e-12 * scale)
-
-
-@given(st.lists(st.floats(-1, 3), min_size=1, max_size=4), st.floats(0.1, 10),
-       st.floats(0, 0.5), st.floats(0.0, 1.5), st.booleans())
-def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, lo, at_least):
-    c = np.zeros(5)
-    c[:len(roots) + 1] = np.poly(roots)[::-1] * scale
-    hi = 2.0
-    t = np.linspace(lo, hi, 20001)
-    f = np.polynomial.polynomial.polyval(t, c)
-    if at_least:
-        reached = f >= -band
-    else:  # in the band at a sample, or crossed it since the previous one
-        reached = (np.abs(f) <= band) | (np.sign(f) != np.sign(f[0]))
-    clipped = clip_step(*c, lo, hi, band, at_least)
-    # a clip may stop short of the first point (the hull is only a bound), never beyond it
-    if reached.any():
-        assert clipped <= t[np.argmax(reached)] + 1e-12
 
 
 def regular(k, radius):
@@ -322,81 +260,6 @@ def test_rotating_bodies_reprediction_converges_to_rigid_truth():
     assert errors[-1] < 1e-3
     assert errors[-1] <= min(errors[:5])
     assert max(errors[-5:]) < 5e-3
-
-
-# --- the engine: swept broad phase and look-back -----------------------------------------------
-@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
-def test_predict_finds_every_pair_brute_force_finds(predictor):
-    rng = np.random.default_rng(3)
-    n = 120
-    world = World()
-    shapes = []
-    for k in range(n):
-        shape = SQ * rng.uniform(0.3, 1.2) if k % 2 else np.array(
-            [[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
-        shapes.append(shape)
-        world.add_body(f'b{k}', shape)
-    poses = np.column_stack([rng.uniform(0, 25, (n, 2)), rng.uniform(-3, 3, n)])
-    twists = np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-0.5, 0.5, n)])
-    accels = np.column_stack([rng.uniform(-2, 2, (n, 2)), rng.uniform(-0.3, 0.3, n)])
-    world.set_poses(poses)
-    world.set_twists(twists)
-    world.set_accelerations(accels)
-    pred = world.predict(2.0, predictor)
-    got = {tuple(p): t for p, t in zip(pred.pairs.tolist(), pred.time)}
-    expected = {}
-    for i in range(n):
-        ki = vertex_kinematics(poses[i], twists[i], accels[i], shapes[i])
-        for j in range(i + 1, n):
-            kj = vertex_kinematics(poses[j], twists[j], accels[j], shapes[j])
-            acc_i = ki[2] if predictor == 'constant_acceleration' else None
-            acc_j = kj[2] if predictor == 'constant_acceleration' else None
-            fc = first_contact(ki[0], ki[1], acc_i, kj[0], kj[1], acc_j, 2.0)
-            if fc is not None:
-                expected[(i, j)] = fc.time
-    assert set(got) == set(expected)
-    for pair, t in expected.items():
-        assert got[pair] == pytest.approx(t, abs=1e-12)
-    assert len(expected) > 10
-
-
-@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
-def test_step_equals_detect_then_predict(predictor):
-    rng = np.random.default_rng(5)
-    n = 150
-    world = World()
-    for k in range(n):
-        world.add_body(f'b{k}', SQ * rng.uniform(0.3, 1.5))
-    world.set_poses(np.column_stack([rng.uniform(0, 20, (n, 2)), rng.uniform(-3, 3, n)]))
-    world.set_twists(np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)]))
-    world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
-    contacts, predictions = world.step(2.0, predictor)
-    alone_c, alone_p = world.detect(), world.predict(2.0, predictor)
-    assert len(alone_c) > 5 and len(alone_p) > 10
-
-    def by_pair(result, *fields):
-        return {tuple(p): tuple(np.nan_to_num(getattr(result, f)[c], nan=-1e300).tolist()
-                                for f in fields)
-                for c, p in enumerate(result.pairs.tolist())}
-
-    assert by_pair(contacts, 'kind', 'normal', 'depth') == by_pair(alone_c, 'kind', 'normal',
-                                                                    'depth')
-    assert by_pair(predictions, 'time', 'side', 'vertex', 'edge', 'point') == by_pair(
-        alone_p, 'time', 'side', 'vertex', 'edge', 'point')
-
-
-def test_look_back_interpolates_when_the_contact_began():
-    world = World()
-    world.add_body('a', SQ, pose=(0.0, 0.0, 0.0))
-    world.add_body('b', SQ, pose=(3.0, 0.2, 0.0))
-    world.set_twists([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
-    assert len(world.detect(stamp=10.0)) == 0
-    world.set_poses([[1.2, 0.0, 0.0], [1.8, 0.2, 0.0]])
-    contacts = world.detect(stamp=11.2)
-    assert contacts.began.tolist() == pytest.approx([11.0])
-    world.set_poses([[1.3, 0.0, 0.0], [1.7, 0.2, 0.0]])
-    assert world.detect(stamp=11.3).began.tolist() == pytest.approx([11.0])  # carried
-    assert np.isnan(world.detect().began).all()
 
 
 def test_a_tip_that_rises_in_and_falls_back_meets_at_the_first_root():

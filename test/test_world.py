@@ -10,10 +10,13 @@ import shapely
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace
 from collision_monitor.kernels.geometry2d import contact
+from collision_monitor.kernels.kinematics import vertex_kinematics
+from collision_monitor.kernels.toi import first_contact
 from shapes import star_polygon
 
 RECT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
 ELL = np.array([[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
+UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
 
 
 def brute_force_pairs(aabb, active, movable):
@@ -181,7 +184,6 @@ def test_warmup_runs():
 
 
 # --- adversarial cases: scale, tolerance, histories, input checks ---------------------------
-UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
 
 
 def test_issue_scene_of_micro_bodies_kilometres_apart():
@@ -392,3 +394,78 @@ def test_motion_models_by_member_or_name():
     for bad in ('Constant_velocity', 'linear', 1):
         with pytest.raises(ValueError, match='predictor must be one of'):
             world.predict(5.0, bad)
+
+
+# --- the engine: swept broad phase and look-back -----------------------------------------------
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_predict_finds_every_pair_brute_force_finds(predictor):
+    rng = np.random.default_rng(3)
+    n = 120
+    world = World()
+    shapes = []
+    for k in range(n):
+        shape = UNIT * rng.uniform(0.3, 1.2) if k % 2 else np.array(
+            [[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
+        shapes.append(shape)
+        world.add_body(f'b{k}', shape)
+    poses = np.column_stack([rng.uniform(0, 25, (n, 2)), rng.uniform(-3, 3, n)])
+    twists = np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-0.5, 0.5, n)])
+    accels = np.column_stack([rng.uniform(-2, 2, (n, 2)), rng.uniform(-0.3, 0.3, n)])
+    world.set_poses(poses)
+    world.set_twists(twists)
+    world.set_accelerations(accels)
+    pred = world.predict(2.0, predictor)
+    got = {tuple(p): t for p, t in zip(pred.pairs.tolist(), pred.time)}
+    expected = {}
+    for i in range(n):
+        ki = vertex_kinematics(poses[i], twists[i], accels[i], shapes[i])
+        for j in range(i + 1, n):
+            kj = vertex_kinematics(poses[j], twists[j], accels[j], shapes[j])
+            acc_i = ki[2] if predictor == 'constant_acceleration' else None
+            acc_j = kj[2] if predictor == 'constant_acceleration' else None
+            fc = first_contact(ki[0], ki[1], acc_i, kj[0], kj[1], acc_j, 2.0)
+            if fc is not None:
+                expected[(i, j)] = fc.time
+    assert set(got) == set(expected)
+    for pair, t in expected.items():
+        assert got[pair] == pytest.approx(t, abs=1e-12)
+    assert len(expected) > 10
+
+
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_step_equals_detect_then_predict(predictor):
+    rng = np.random.default_rng(5)
+    n = 150
+    world = World()
+    for k in range(n):
+        world.add_body(f'b{k}', UNIT * rng.uniform(0.3, 1.5))
+    world.set_poses(np.column_stack([rng.uniform(0, 20, (n, 2)), rng.uniform(-3, 3, n)]))
+    world.set_twists(np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)]))
+    world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
+    contacts, predictions = world.step(2.0, predictor)
+    alone_c, alone_p = world.detect(), world.predict(2.0, predictor)
+    assert len(alone_c) > 5 and len(alone_p) > 10
+
+    def by_pair(result, *fields):
+        return {tuple(p): tuple(np.nan_to_num(getattr(result, f)[c], nan=-1e300).tolist()
+                                for f in fields)
+                for c, p in enumerate(result.pairs.tolist())}
+
+    assert by_pair(contacts, 'kind', 'normal', 'depth') == by_pair(alone_c, 'kind', 'normal',
+                                                                    'depth')
+    assert by_pair(predictions, 'time', 'side', 'vertex', 'edge', 'point') == by_pair(
+        alone_p, 'time', 'side', 'vertex', 'edge', 'point')
+
+
+def test_look_back_interpolates_when_the_contact_began():
+    world = World()
+    world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', UNIT, pose=(3.0, 0.2, 0.0))
+    world.set_twists([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
+    assert len(world.detect(stamp=10.0)) == 0
+    world.set_poses([[1.2, 0.0, 0.0], [1.8, 0.2, 0.0]])
+    contacts = world.detect(stamp=11.2)
+    assert contacts.began.tolist() == pytest.approx([11.0])
+    world.set_poses([[1.3, 0.0, 0.0], [1.7, 0.2, 0.0]])
+    assert world.detect(stamp=11.3).began.tolist() == pytest.approx([11.0])  # carried
+    assert np.isnan(world.detect().began).all()

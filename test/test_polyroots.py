@@ -1,0 +1,73 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Polynomial roots and Bezier clipping against numpy's roots and dense sampling."""
+
+import math
+
+from hypothesis import assume, given, strategies as st
+import numpy as np
+import pytest
+
+from collision_monitor.kernels.polyroots import bernstein4, clip_step, poly4_roots
+
+
+@given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
+       st.floats(0.1, 10))
+def test_poly4_roots_match_numpy_roots(deg, roots, scale):
+    roots = np.sort(np.array(roots[:deg]))
+    assume(deg == 1 or np.min(np.diff(roots)) > 1e-3)
+    assume(np.all(np.abs(roots) > 1e-6) and np.all(np.abs(roots - 2) > 1e-6))
+    c = np.zeros(5)
+    c[:deg + 1] = np.poly(roots)[::-1] * scale
+    n, *got = poly4_roots(*c, 0.0, 2.0, 0.0)
+    expected = roots[(roots >= 0) & (roots <= 2)]
+    assert n == len(expected)
+    assert np.allclose(got[:n], expected, atol=1e-9)
+
+
+@pytest.mark.parametrize('name, c, expected', [
+    ('quartic really cubic', [-0.5, 1.0, 0.0, 0.0, 0.0], [0.5]),
+    ('linear', [-1.5, 1.0, 0, 0, 0], [1.5]),
+    ('constant nonzero', [1.0, 0, 0, 0, 0], []),
+    ('identically zero: touching all along, first at 0', [0.0, 0, 0, 0, 0], [0.0]),
+    ('double root (grazing)', [1.0, -2.0, 1.0, 0, 0], [1.0]),
+    ('quadruple root', [1.0, -4.0, 6.0, -4.0, 1.0], [1.0]),
+    ('root at t = 0 (touching now)', [0.0, 1.0, 0, 0, 0], [0.0]),
+    ('root at the horizon', [-2.0, 1.0, 0, 0, 0], [2.0]),
+    ('two roots of a cubic', [0.0, 0.5, -1.5, 1.0, 0.0], [0.0, 0.5, 1.0]),
+])
+def test_poly4_roots_degenerate_cases(name, c, expected):
+    n, *got = poly4_roots(*map(float, c), 0.0, 2.0, 1e-12)
+    assert n == len(expected), name
+    assert np.allclose(got[:n], expected, atol=1e-6), name
+
+
+@given(st.lists(st.floats(-10, 10), min_size=5, max_size=5), st.floats(-2, 2),
+       st.floats(0.01, 3))
+def test_bernstein_form_equals_the_power_form(c, a, h):
+    beta = np.array(bernstein4(*c, a, a + h))
+    s = np.linspace(0, 1, 9)
+    basis = np.array([math.comb(4, k) * s ** k * (1 - s) ** (4 - k) for k in range(5)])
+    power = np.polynomial.polynomial.polyval(a + s * h, c)
+    scale = np.polynomial.polynomial.polyval(abs(a) + h, np.abs(c)) + 1.0
+    assert np.allclose(beta @ basis, power, atol=1e-12 * scale)
+
+
+@given(st.lists(st.floats(-1, 3), min_size=1, max_size=4), st.floats(0.1, 10),
+       st.floats(0, 0.5), st.floats(0.0, 1.5), st.booleans())
+def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, lo, at_least):
+    c = np.zeros(5)
+    c[:len(roots) + 1] = np.poly(roots)[::-1] * scale
+    hi = 2.0
+    t = np.linspace(lo, hi, 20001)
+    f = np.polynomial.polynomial.polyval(t, c)
+    if at_least:
+        reached = f >= -band
+    else:  # in the band at a sample, or crossed it since the previous one
+        reached = (np.abs(f) <= band) | (np.sign(f) != np.sign(f[0]))
+    clipped = clip_step(*c, lo, hi, band, at_least)
+    # a clip may stop short of the first point (the hull is only a bound), never beyond it
+    if reached.any():
+        assert clipped <= t[np.argmax(reached)] + 1e-12
+
+
