@@ -45,14 +45,56 @@ class Param(NamedTuple):
                     else f'double[{len(self.default)}]')
         return {bool: 'bool', int: 'int', float: 'double', str: 'string'}[type(self.default)]
 
-    def convert(self, value):
-        """The value as `Config` holds it: a number or string, or a tuple without the empty
-        strings that stand for an empty string array."""
+    @property
+    def allowed(self):
+        """What the parameter accepts, in words (error messages)."""
+        span = ''
+        if self.range is not None:
+            span = f' from {self.range[0]!r} to {self.range[1]!r} {self.unit}'.rstrip()
+        words = {'bool': 'true or false', 'int': f'an integer{span}',
+                 'double': f'a number{span}', 'string': 'a string',
+                 'string[]': 'a list of strings'}
+        return words.get(self.type_name) or f'a list of {len(self.default)} numbers'
+
+    def convert(self, value, name=None):
+        """The value as `Config` holds it, or ValueError naming the parameter (`name`, by
+        default its own), the value given and what is allowed.
+
+        Integers stand for doubles; None (what ROS makes of an empty YAML list, whose type it
+        cannot tell) for an empty list; a string list drops its empty strings (``['']``
+        declares an empty one).
+        """
+        name = name or self.name
+        bad = ValueError(f'{name}: expected {self.allowed}, got {value!r}')
         if isinstance(self.default, list):
+            value = [] if value is None else value
+            if not isinstance(value, (list, tuple)):
+                raise bad
             if isinstance(self.default[0], str):
+                if not all(isinstance(v, str) for v in value):
+                    raise bad
                 return tuple(v for v in value if v != '')
+            if len(value) != len(self.default) or not all(map(_is_number, value)):
+                raise bad
             return tuple(float(v) for v in value)
-        return type(self.default)(value)
+        if isinstance(self.default, bool) or isinstance(self.default, str):
+            if type(value) is not type(self.default):
+                raise bad
+            return value
+        number = (_is_number(value) if isinstance(self.default, float)
+                  else isinstance(value, int) and not isinstance(value, bool))
+        if not number:
+            raise bad
+        value = type(self.default)(value)
+        if self.range is not None and not self.range[0] <= value <= self.range[1]:
+            raise bad
+        return value
+
+
+def _is_number(value):
+    """An int or float (not a bool) that is finite."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
 
 
 GLOBAL_PARAMETERS = (
@@ -199,6 +241,7 @@ GROUPS = {'gate': GateConfig}
 BUILT = ('bodies', 'sources', 'ignore_pairs')
 """Global parameters whose `Config` field is built from more than their own value."""
 RUNTIME_PARAMETERS = tuple(p for p in GLOBAL_PARAMETERS if not p.read_only)
+_GLOBAL = {p.name: p for p in GLOBAL_PARAMETERS}
 
 
 def _names(values, what):
@@ -212,34 +255,28 @@ def _names(values, what):
     return names
 
 
-def body_names(values):
-    """Check the `bodies` parameter (names become parameter namespaces)."""
-    return _names(values, 'bodies')
+def body_names(value):
+    """Check the `bodies` parameter (names become parameter namespaces); return the names."""
+    return _names(_GLOBAL['bodies'].convert(value), 'bodies')
 
 
-def source_names(values):
-    """Check the `sources` parameter."""
-    return _names(values, 'sources')
+def source_names(value):
+    """Check the `sources` parameter; return the names."""
+    return _names(_GLOBAL['sources'].convert(value), 'sources')
 
 
 def check_runtime(values):
-    """Check the parameters that may change at run time; raise ValueError naming the first bad.
-
-    `values` maps parameter names to values (only those present are checked).
-    """
-    for p in GLOBAL_PARAMETERS:
-        if p.name in values and p.range is not None:
-            v = values[p.name]
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
-                raise ValueError(f'{p.name}: expected a number, got {v!r}')
-            if not p.range[0] <= v <= p.range[1]:
-                raise ValueError(f'{p.name} = {v} is outside [{p.range[0]}, {p.range[1]}]')
-    if 'predictor' in values and values['predictor'] not in PREDICTORS:
-        raise ValueError(f'predictor must be one of {PREDICTORS}, got {values["predictor"]!r}')
-    stop = values.get('gate.stop_time')
-    slow = values.get('gate.slowdown_time')
+    """Check parameter values (name -> value, only those given): each against the table
+    (`Param.convert`), then the rules between them; raise ValueError naming the first bad."""
+    converted = {name: _GLOBAL[name].convert(v) for name, v in values.items() if name in _GLOBAL}
+    if 'predictor' in converted and converted['predictor'] not in PREDICTORS:
+        raise ValueError(f'predictor: expected one of {", ".join(PREDICTORS)}, got '
+                         f'{converted["predictor"]!r}')
+    stop = converted.get('gate.stop_time')
+    slow = converted.get('gate.slowdown_time')
     if stop is not None and slow is not None and slow < stop:
         raise ValueError(f'gate.slowdown_time = {slow} must not be below gate.stop_time = {stop}')
+    return converted
 
 
 def parse_ignore_pairs(values, known):
@@ -270,19 +307,23 @@ def build_config(values, body_values, source_values):
     source_values : dict
         Source name -> {source parameter name -> value}.
     """
-    check_runtime(values)
-    max_vertices = int(values['max_vertices'])
+    values = check_runtime({p.name: values.get(p.name) for p in GLOBAL_PARAMETERS})
+    max_vertices = values['max_vertices']
     names = body_names(values['bodies'])
+    if not names:
+        raise ValueError('bodies: no bodies to monitor; list their names (each with its own '
+                         'sub-namespace of parameters)')
     if len(names) > values['max_bodies']:
         raise ValueError(f'bodies: {len(names)} bodies, more than max_bodies = '
                          f'{values["max_bodies"]}')
     sources = []
     in_source = {}
     for sname in source_names(values['sources']):
-        sv = source_values[sname]
+        sv = {p.name: p.convert(source_values[sname].get(p.name), f'{sname}.{p.name}')
+              for p in SOURCE_PARAMETERS}
         if not sv['topic']:
             raise ValueError(f'{sname}.topic: a bulk source needs a topic')
-        members = tuple(n for n in sv['bodies'] if n != '')
+        members = sv['bodies']
         unknown = [n for n in members if n not in names]
         if unknown:
             raise ValueError(f'{sname}.bodies: unknown bodies {unknown}')
@@ -293,7 +334,8 @@ def build_config(values, body_values, source_values):
         sources.append(SourceConfig(sname, sv['topic'], members))
     bodies = []
     for name in names:
-        bv = body_values[name]
+        bv = {p.name: p.convert(body_values[name].get(p.name), f'{name}.{p.name}')
+              for p in BODY_PARAMETERS}
         footprint = None
         if bv['footprint']:
             footprint = parse_footprint(bv['footprint'], f'{name}.footprint', max_vertices)
@@ -301,17 +343,15 @@ def build_config(values, body_values, source_values):
             raise ValueError(f'{name}.footprint: give a footprint or a footprint_topic')
         if bv['pose_type'] not in POSE_TYPES:
             raise ValueError(f'{name}.pose_type: {bv["pose_type"]!r} is not one of {POSE_TYPES}')
-        pose = tuple(float(v) for v in bv['pose'])
-        if len(pose) != 3 or not all(math.isfinite(v) for v in pose):
-            raise ValueError(f'{name}.pose: expected three finite numbers [x, y, yaw]')
+        pose = bv['pose']
         sources_of = in_source.get(name, '')
         feeds = sum([bool(bv['static']), bool(bv['pose_topic']), bool(sources_of)])
         if feeds != 1:
             raise ValueError(f'{name}: exactly one of static, pose_topic or a bulk source '
                              f'must give its pose')
         bodies.append(BodyConfig(name, bv['pose_topic'], bv['pose_type'], footprint,
-                                 bv['footprint_topic'], bool(bv['static']), pose, sources_of))
-    top, groups = _split({p.name: values[p.name] for p in GLOBAL_PARAMETERS})
+                                 bv['footprint_topic'], bv['static'], pose, sources_of))
+    top, groups = _split(values)
     top.update({group: GROUPS[group](**fields) for group, fields in groups.items()})
     if top['gate'].enabled and top['gate'].body not in names:
         raise ValueError(f'gate.body: {top["gate"].body!r} is not one of the bodies')
@@ -352,8 +392,8 @@ def runtime_update(config, changes):
         raise ValueError(f'{fixed[0]}: read only while the node runs')
     merged = {name: runtime_value(config, name) for name in runtime}
     merged.update(changes)
-    check_runtime(merged)
-    ignore = parse_ignore_pairs(merged['ignore_pairs'], {b.name for b in config.bodies})
+    converted = check_runtime(merged)
+    ignore = parse_ignore_pairs(converted['ignore_pairs'], {b.name for b in config.bodies})
     top, groups = _split(changes)
     top.update({group: dataclasses.replace(getattr(config, group), **fields)
                 for group, fields in groups.items()})

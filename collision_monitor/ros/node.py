@@ -12,15 +12,16 @@ the monitor.
 from collections import deque
 import math
 import signal
+import sys
 import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PolygonStamped, PoseArray, Twist
 import numpy as np
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                SetParametersResult)
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
+from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
 from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
@@ -53,15 +54,13 @@ RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
 
 
 def _descriptor(param):
-    d = ParameterDescriptor(description=param.description, read_only=param.read_only)
-    if param.range is not None:
-        lo, hi = param.range
-        if isinstance(param.default, int) and not isinstance(param.default, bool):
-            d.integer_range = [IntegerRange(from_value=lo, to_value=hi, step=0)]
-        else:
-            d.floating_point_range = [FloatingPointRange(from_value=float(lo),
-                                                         to_value=float(hi), step=0.0)]
-    return d
+    """The descriptor of a table parameter: its description with type and range, read-only
+    unless run-time.  Dynamically typed, so that no value a user gives makes rclpy raise
+    while declaring: `monitor.config` checks every value and names what is wrong (and takes
+    an integer where a double is expected, as a YAML file writes ``horizon: 2``)."""
+    return ParameterDescriptor(
+        description=f'{param.description} ({param.type_name}; {param.allowed})',
+        read_only=param.read_only, dynamic_typing=True)
 
 
 class CollisionMonitorNode(LifecycleNode):
@@ -72,6 +71,7 @@ class CollisionMonitorNode(LifecycleNode):
         for p in GLOBAL_PARAMETERS:
             self.declare_parameter(p.name, p.default, _descriptor(p))
         self.monitor = None
+        self.failed = False
         self._entities = []
         self._timers = []
         self._tick_times = deque(maxlen=1000)
@@ -93,14 +93,17 @@ class CollisionMonitorNode(LifecycleNode):
         self.destroy_timer(self._autostart)
         if self.trigger_configure() == TransitionCallbackReturn.SUCCESS:
             self.trigger_activate()
+        else:
+            self.failed = True  # main() exits non-zero: a launch file sees the node die
 
     def on_configure(self, state):
         """Validate parameters, build the monitor, compile kernels, create topics."""
         try:
             config = self._read_config()
-        except ValueError as err:
-            self.get_logger().error(f'invalid parameters: {err}')
+        except (ValueError, ParameterException) as err:
+            self.get_logger().error(f'invalid parameter {err}')
             return TransitionCallbackReturn.FAILURE
+        self._warn_unknown_parameters(config)
         started = time.perf_counter()
         self.monitor = Monitor(config)
         warmup()
@@ -141,12 +144,16 @@ class CollisionMonitorNode(LifecycleNode):
 
     # parameters ----------------------------------------------------------------------------
     def _read_config(self):
-        values = {p.name: self.get_parameter(p.name).value for p in GLOBAL_PARAMETERS}
-        names = body_names(values['bodies'])
-        body_values = {n: self._declare_group(n, BODY_PARAMETERS) for n in names}
+        values = {p.name: self._value(p.name) for p in GLOBAL_PARAMETERS}
+        body_values = {n: self._declare_group(n, BODY_PARAMETERS)
+                       for n in body_names(values['bodies'])}
         source_values = {s: self._declare_group(s, SOURCE_PARAMETERS)
                          for s in source_names(values['sources'])}
         return build_config(values, body_values, source_values)
+
+    def _value(self, name):
+        """A declared parameter's value; None for one without a type (an empty YAML list)."""
+        return self.get_parameter_or(name).value
 
     def _declare_group(self, prefix, params):
         out = {}
@@ -154,18 +161,33 @@ class CollisionMonitorNode(LifecycleNode):
             name = f'{prefix}.{p.name}'
             if not self.has_parameter(name):
                 self.declare_parameter(name, p.default, _descriptor(p))
-            out[p.name] = self.get_parameter(name).value
+            out[p.name] = self._value(name)
         return out
 
+    def _warn_unknown_parameters(self, config):
+        """Warn, by name, of every parameter given to this node that it does not read (a
+        typo such as pose_topik would otherwise be ignored without a word)."""
+        known = {p.name for p in GLOBAL_PARAMETERS} | {'use_sim_time'}
+        for group, params in ((config.bodies, BODY_PARAMETERS),
+                              (config.sources, SOURCE_PARAMETERS)):
+            known |= {f'{g.name}.{p.name}' for g in group for p in params}
+        # rclpy keeps the values given for this node (files, -p) in _parameter_overrides;
+        # there is no public accessor for the ones never declared
+        for name in sorted(set(self._parameter_overrides) - known):
+            if not name.startswith(('qos_overrides.', 'start_type_description_service')):
+                self.get_logger().warn(f'unknown parameter {name!r} is ignored')
+
     def _validate_parameters(self, params):
+        """Refuse a run-time change that `monitor.config` refuses (with its reason); every
+        other parameter is checked when the node configures."""
         changes = {p.name: p.value for p in params if p.name in RUNTIME}
+        if not changes:
+            return SetParametersResult(successful=True)
         try:
             if self.monitor is not None:
                 runtime_update(self.monitor.config, changes)
             else:
-                merged = {n: self.get_parameter(n).value for n in RUNTIME}
-                merged.update(changes)
-                check_runtime(merged)
+                check_runtime(changes)
         except ValueError as err:
             return SetParametersResult(successful=False, reason=str(err))
         return SetParametersResult(successful=True)
@@ -392,6 +414,9 @@ class CollisionMonitorNode(LifecycleNode):
 
 def main(args=None):
     """Run the node until SIGINT or SIGTERM; then zero the gate's output and exit cleanly.
+    Return 1 (the process's exit code) when rcl cannot read the arguments or a parameter
+    file, or autostart cannot configure the node: the reason is logged in one line, and a
+    launch file or supervisor sees the node die.
 
     rclpy's own signal handler would shut the context down before we could publish the final
     zero command, so SIGINT and SIGTERM only set a flag here, checked between callbacks.  (An
@@ -399,7 +424,11 @@ def main(args=None):
     a message it came out as pybind11's "Unable to convert call argument" RuntimeError and
     exit code 1; a tick would be cut off half way.)
     """
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    try:
+        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    except RuntimeError as err:  # rcl could not read the arguments or a parameter file
+        print(f'[ERROR] [collision_monitor]: cannot start: {err}', file=sys.stderr)
+        return 1
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
     signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
@@ -409,7 +438,7 @@ def main(args=None):
     try:
         # a bounded wait, so that the flag is seen even when no timer is armed (an
         # unconfigured or inactive node)
-        while rclpy.ok() and not stop.is_set():
+        while rclpy.ok() and not stop.is_set() and not node.failed:
             executor.spin_once(timeout_sec=0.1)
     except ExternalShutdownException:
         pass
@@ -418,7 +447,8 @@ def main(args=None):
             node._stop_command()
         node.destroy_node()
         rclpy.try_shutdown()
+    return 1 if node.failed else 0
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

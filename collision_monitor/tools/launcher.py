@@ -30,16 +30,18 @@ def node_environment(domain_id):
     return env
 
 
-def start_node(params_file, domain_id, parameters=(), log_path=None):
+def start_node(params_file, domain_id, parameters=(), log_path=None, namespace=None):
     """Start ``collision_monitor_node`` with a parameter file; return the Popen.
 
     `parameters` are extra ``name:=value`` overrides.  Output goes to `log_path` (or is
-    discarded).
+    discarded).  `namespace` pushes the node into a namespace (``-r __ns:=``).
     """
     cmd = [sys.executable, '-m', 'collision_monitor.ros.node', '--ros-args',
            '--params-file', str(params_file)]
     for p in parameters:
         cmd += ['-p', p]
+    if namespace:
+        cmd += ['-r', f'__ns:={namespace}']
     with contextlib.ExitStack() as files:  # the child keeps a descriptor of its own
         out = files.enter_context(open(log_path, 'w')) if log_path else subprocess.DEVNULL
         return subprocess.Popen(cmd, env=node_environment(domain_id), stdout=out,

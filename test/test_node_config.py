@@ -1,0 +1,90 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""The node as an integrator configures it: every bad parameter is one ERROR line and a
+non-zero exit, values YAML writes naturally are accepted, typos are named, namespaces work."""
+
+import pathlib
+import time
+
+import pytest
+
+from collision_monitor.tools.launcher import start_node, stop_node
+from ros_harness import fresh_domain, SQUARE, warm_kernel_cache
+
+pytestmark = pytest.mark.ros
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def params(globals_='', a='', b=''):
+    return f"""
+/**:
+  ros__parameters:
+    bodies: [a, b]
+    a: {{pose_topic: /a, footprint: {SQUARE}{a}}}
+    b: {{static: true, pose: [1.0, 2.0, 0.0], footprint: {SQUARE}{b}}}
+{''.join(f'    {line}' + chr(10) for line in globals_.split(';') if line)}"""
+
+
+def run(tmp_path, text, namespace=None, seconds=30.0):
+    """Start the node on `text`; wait until it is active or exits; return (exit code or
+    None while running, log)."""
+    warm_kernel_cache()
+    path = tmp_path / 'params.yaml'
+    path.write_text(text)
+    log = tmp_path / 'node.log'
+    proc = start_node(path, fresh_domain(), (), log, namespace=namespace)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and proc.poll() is None and 'active:' not in log.read_text():
+        time.sleep(0.1)
+    code = proc.poll()
+    stop_node(proc)
+    return code, log.read_text()
+
+
+def errors(log):
+    """The node's own error lines (rcl adds one of its own when it cannot parse a file)."""
+    return [line for line in log.splitlines()
+            if '[ERROR]' in line and '[collision_monitor]' in line]
+
+
+@pytest.mark.parametrize('globals_, a, b, named', [
+    ('horizon: 1000.0', '', '', 'horizon: expected a number from 0.01 to 60.0 s, got 1000.0'),
+    ('tick_rate: fast', '', '', "tick_rate: expected a number from 1.0 to 1000.0 Hz, got 'fast'"),
+    ('trigger_ticks: 2.5', '', '', 'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
+    ('predictor: psychic', '', '', "predictor: expected one of constant_acceleration"),
+    ('ignore_pairs: ["a|nobody"]', '', '', "ignore_pairs: 'a|nobody' names unknown bodies"),
+    ('', '', ', static: "yes"', "b.static: expected true or false, got 'yes'"),
+    ('', '', ', pose: [1, 2]', "b.pose: expected a list of 3 numbers, got [1, 2]"),
+    ('', '', ', pose: [1, x, 0]', "Sequence should be of same type"),  # rcl's own parser
+    ('', ', pose_type: geometry_msgs/Twist', '', 'a.pose_type'),
+])
+def test_a_bad_parameter_is_one_error_line_and_a_failed_start(tmp_path, globals_, a, b, named):
+    code, log = run(tmp_path, params(globals_, a, b))
+    assert code == 1, log
+    assert len(errors(log)) == 1 and named in errors(log)[0], log
+    assert 'Traceback' not in log
+
+
+def test_no_bodies_is_an_error(tmp_path):
+    code, log = run(tmp_path, '/**:\n  ros__parameters:\n    bodies: []\n')
+    assert code == 1 and 'bodies: no bodies to monitor' in errors(log)[0], log
+
+
+def test_values_as_yaml_writes_them_are_accepted(tmp_path):
+    """Integers for doubles and double arrays, empty lists, an empty sources list."""
+    code, log = run(tmp_path, params('horizon: 2;ignore_pairs: [];sources: [];tick_rate: 100',
+                                     '', ', pose: [1, 2, 0]'))
+    assert code is None and 'active:' in log and not errors(log), log
+
+
+def test_unknown_parameters_are_named(tmp_path):
+    code, log = run(tmp_path, params('horizn: 3.0', ', pose_topik: /x'))
+    assert code is None and 'active:' in log, log
+    assert "unknown parameter 'horizn'" in log and "unknown parameter 'a.pose_topik'" in log
+
+
+def test_the_example_configuration_loads_in_a_namespace(tmp_path):
+    code, log = run(tmp_path, (ROOT / 'config' / 'collision_monitor.yaml').read_text(),
+                    namespace='/fleet')
+    assert code is None and '4 bodies' in log and 'active:' in log and not errors(log), log
