@@ -9,6 +9,7 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point32, PolygonStamped, PoseStamped
 import pytest
+from rclpy.duration import Duration
 from rosgraph_msgs.msg import Clock
 
 from collision_monitor.tools.launcher import start_node, stop_node
@@ -179,3 +180,21 @@ def test_sigint_during_a_flood_of_messages_exits_cleanly(tmp_path):
             h.close()
         assert h.exit_code == 0, h.log()
         assert 'Traceback' not in h.log()
+
+
+def test_a_pose_jump_stops_nothing_else(harness):
+    """a jumps from x = 100 to 3e8 in a millisecond (3e11 m/s): a is refused and logged, and
+    b touching the wall goes on being reported by a node that stays up."""
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub_a = h.node.create_publisher(PoseStamped, '/f/a', SENSOR)
+    pub_b = h.node.create_publisher(PoseStamped, '/f/b', SENSOR)
+    keep_b = lambda: pub_b.publish(pose_stamped(h, 0.0, -0.8))  # noqa: E731
+    assert h.spin_until(lambda: 'b|wall' in names(contacts), 3.0, keep_b)
+    stamp = h.node.get_clock().now()
+    pub_a.publish(pose_stamped(h, 100.0, 5.0, stamp=stamp.to_msg()))
+    pub_a.publish(pose_stamped(h, 3e8, 5.0, stamp=(stamp + Duration(seconds=0.001)).to_msg()))
+    assert h.spin_until(lambda: 'estimated motion out of range' in h.log(), 3.0, keep_b)
+    contacts.clear()
+    h.spin_for(0.5, keep_b)
+    assert 'b|wall' in names(contacts) and h.proc.poll() is None

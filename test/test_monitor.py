@@ -9,8 +9,9 @@ import pytest
 import transforms3d
 
 from collision_monitor.monitor.config import (build_config, default_values, parse_footprint)
-from collision_monitor.monitor.monitor import (Monitor, NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
-                                       yaw_from_quaternion, ZERO_QUATERNION)
+from collision_monitor.monitor.monitor import (BAD_TWIST, IMPLAUSIBLE_MOTION, Monitor,
+                                               NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
+                                               yaw_from_quaternion, ZERO_QUATERNION)
 
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
 
@@ -231,3 +232,32 @@ def test_gate_scales_between_stop_and_slowdown():
         ttc = 2.0 - t
         expected = 1.0 if ttc >= 1.5 else (0.0 if ttc <= 0.5 else (ttc - 0.5) / 1.0)
         assert s == pytest.approx(expected, abs=1e-6)
+
+
+# --- one bad message stops nothing ----------------------------------------------------------
+def test_a_twist_beyond_the_limits_is_refused_and_others_go_on():
+    m = two_movers()
+    feed(m, 0.0, {'a': (10.0, 0.0, 0.0), 'b': (10.5, 0.0, 0.0)})
+    assert m.twist(m.index['a'], 1e12, 0.0, 0.0) == BAD_TWIST
+    assert m.twist(m.index['a'], 1.0, 0.0, 0.0) is None
+    assert m.rejections[('a', BAD_TWIST)] == 1
+    assert [(m.names[i], m.names[j]) for i, j, _, _ in m.tick(0.0).contacts] == [
+        ('a', 'b'), ('a', 'wall'), ('b', 'wall')]
+
+
+def test_a_pose_jump_leaves_its_body_out_and_the_tick_runs():
+    """x = 100 then 3e8 one millisecond later: 3e11 m/s, carried to the tick far beyond any
+    map.  That body is refused for the tick (and stale until fresh poses), the others are
+    monitored as before."""
+    m = two_movers()
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    assert m.tick(0.0).contacts
+    feed(m, 0.100, {'a': (100.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    feed(m, 0.101, {'a': (3e8, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    report = m.tick(0.11)
+    a, b = m.index['a'], m.index['b']
+    assert report.refused == [(a, IMPLAUSIBLE_MOTION)]
+    assert not report.active[a] and report.active[b] and a in report.stale
+    feed(m, 0.2, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    report = m.tick(0.2)
+    assert report.active[a] and [(i, j) for i, j, _, _ in report.contacts] == [(a, b)]

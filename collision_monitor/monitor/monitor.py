@@ -36,6 +36,14 @@ FUTURE_STAMP = 'stamp in the future'
 BAD_FOOTPRINT = 'invalid footprint'
 BAD_BULK = 'bulk message does not match its source'
 OUT_OF_RANGE = 'pose out of range'
+BAD_TWIST = 'twist out of range'
+IMPLAUSIBLE_MOTION = 'estimated motion out of range'
+
+# Limits of plausible motion: beyond them a pose, twist or estimate is bad data (a pose jump,
+# a unit error), refused for its body so that no single message stops the tick.
+MAX_SPEED = 1e3              # m/s
+MAX_ANGULAR_SPEED = 1e3      # rad/s
+MAX_ACCELERATION = 1e5       # m/s^2 and rad/s^2
 
 
 def yaw_from_quaternion(qx, qy, qz, qw):
@@ -67,6 +75,7 @@ class TickReport:
     contacts: list = field(default_factory=list)   # (i, j, Contact, began)
     warnings: list = field(default_factory=list)   # (i, j, FirstContact)
     stale: list = field(default_factory=list)      # body indices
+    refused: list = field(default_factory=list)    # (body index, reason) refused this tick
     active: np.ndarray = None                      # (N,) bool
     state_changed: bool = False
     gate_scale: float = 1.0
@@ -174,15 +183,19 @@ class Monitor:
     def twist(self, b, vx, vy, wz):
         """Take the measured twist of body b, in its own frame (nav_msgs/Odometry child frame).
 
-        Rotated into the world frame with the newest yaw; ignored when non-finite.
+        Rotated into the world frame with the newest yaw.  Returns the rejection reason of a
+        twist that is non-finite or beyond `MAX_SPEED` / `MAX_ANGULAR_SPEED`, else None.
         """
         h = self.history
-        if not h.count[b] or not all(math.isfinite(v) for v in (vx, vy, wz)):
-            return
+        if not h.count[b]:
+            return None
+        if not (math.hypot(vx, vy) <= MAX_SPEED and abs(wz) <= MAX_ANGULAR_SPEED):
+            return self.refuse(b, BAD_TWIST)
         yaw = h.hist[b, h.head[b], 3]
         c, s = math.cos(yaw), math.sin(yaw)
         h.measured_twist[b] = (c * vx - s * vy, s * vx + c * vy, wz)
         h.measured[b] = True
+        return None
 
     def bulk(self, source, stamp, frame, poses, now):
         """Take a bulk source's poses: (k, 7) rows ``x, y, z, qx, qy, qz, qw``.
@@ -253,6 +266,17 @@ class Monitor:
         return int(np.count_nonzero(self.world.active)), stale, dict(rejected)
 
     # ticks ---------------------------------------------------------------------------------
+    def _plausible(self):
+        """Per body: the estimated pose, twist and acceleration at the tick are finite and
+        within `MAX_COORDINATE` and the motion limits."""
+        p, v, a = self._poses, self._twists, self._accels
+        with np.errstate(invalid='ignore', over='ignore'):
+            return ((np.abs(p[:, :2]) <= MAX_COORDINATE).all(axis=1)
+                    & np.isfinite(p[:, 2])
+                    & (np.hypot(v[:, 0], v[:, 1]) <= MAX_SPEED)
+                    & (np.abs(v[:, 2]) <= MAX_ANGULAR_SPEED)
+                    & (np.abs(a) <= MAX_ACCELERATION).all(axis=1))
+
     def tick(self, now):
         """Detect and predict at time `now` (s); return the TickReport."""
         cfg = self.config
@@ -267,6 +291,12 @@ class Monitor:
         self._last_now = now
         estimate_motion(self.history, now, cfg.history_window, cfg.pose_timeout, self._fresh,
                         self._motion)
+        for b in np.nonzero(self._fresh & ~self.static & ~self._plausible())[0].tolist():
+            # a pose jump or a bad twist: this body leaves the tick until fresh poses rebuild
+            # its history, every other body goes on
+            report.refused.append((b, self.refuse(b, IMPLAUSIBLE_MOTION)))
+            self.history.clear(b)
+            self._fresh[b] = False
         moving = np.nonzero(self._fresh & ~self.static)[0]
         if moving.size:
             self.world.set_poses(self._poses[moving], moving)

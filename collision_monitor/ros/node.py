@@ -257,7 +257,7 @@ class CollisionMonitorNode(LifecycleNode):
                                        pose_fields(reader.pose(msg)), now)
             if reason is None and reader.twist is not None:
                 tw = reader.twist(msg)
-                self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)
+                reason = self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)
             self._note(self.monitor.names[k], reason, msg.header.frame_id)
         return callback
 
@@ -365,6 +365,8 @@ class CollisionMonitorNode(LifecycleNode):
         now = self._now()
         monitor = self.monitor
         report = monitor.tick(now)
+        for b, reason in report.refused:
+            self._note(monitor.names[b], reason, '')
         if report.clock_jumped:
             self.get_logger().warn('clock jumped backwards: pose histories reset')
         header = Header(frame_id=monitor.config.frame_id)
