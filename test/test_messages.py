@@ -30,7 +30,7 @@ def test_raw_reader_matches_the_serializer(frame, n, sec, nanosec):
     data = serialize_message(pose_array(frame, rows, sec, nanosec))
     stamp, got_frame, got = pose_array_from_cdr(data, n)
     assert got_frame == frame
-    assert stamp == pytest.approx(sec + nanosec * 1e-9)
+    assert stamp == sec * 10**9 + nanosec
     assert np.array_equal(got, rows)
 
 
@@ -52,3 +52,46 @@ def test_every_pose_type_of_the_configuration_has_a_reader():
         assert name.endswith('/' + type(msg).__name__)
         assert type(reader.pose(msg)).__name__ == 'Pose'
         assert reader.twist is None or type(reader.twist(msg)).__name__ == 'Twist'
+
+
+@pytest.mark.parametrize('origin', [(0.0, 0.0), (12345.678, -0.001), (512345.678, 5000000.1)])
+def test_contacts_and_warnings_read_back_exactly(origin):
+    """Every number of ~/contacts and ~/warnings reads back as the same float64, times as the
+    same nanosecond, at the origin and at UTM-like coordinates."""
+    from collision_monitor import World
+    from collision_monitor.monitor.monitor import TickReport
+    from collision_monitor.ros.messages import (contacts_array, read_contacts, read_warnings,
+                                                TimeBase, warnings_array)
+    from std_msgs.msg import Header
+    x, y = origin
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    world = World()
+    world.add_body('a', square, pose=(x, y, 0.3))
+    world.add_body('b', square, pose=(x + 0.7, y + 0.2, -0.2))
+    world.add_body('c', square, pose=(x + 3.0, y, 0.0))
+    world.set_twists([[-1.0, 0.1, 0.2]], ['c'])
+    contacts, predictions = world.step(3.0)
+    epoch = 1_795_444_844_902_828_378
+    time = TimeBase(epoch)
+    began = 123.456789123
+    report = TickReport(stamp=0.0, contacts=[(0, 1, contacts[0], began)],
+                        warnings=[(1, 2, p) for _, _, p in predictions if p.time > 0][:1])
+    assert report.warnings
+    (got,) = read_contacts(contacts_array(report, world.names, Header(), time))
+    c = contacts[0]
+    assert (got.a, got.b, got.classification) == ('a', 'b', c.kind.name.lower())
+    assert got.depth == c.depth
+    assert np.array_equal(got.normal, c.normal) and np.array_equal(got.points, c.points)
+    ns = epoch + round(began * 1e9)
+    assert got.began == (ns // 10**9, ns % 10**9)
+    (warned,) = read_warnings(warnings_array(report, world.names, Header()))
+    fc = report.warnings[0][2]
+    assert warned.time_to_collision == fc.time
+    assert np.array_equal(warned.point, fc.point) and np.array_equal(warned.normal, fc.normal)
+    assert (warned.vertex, warned.edge) == (fc.vertex, fc.edge)
+
+
+def test_numbers_have_no_negative_zero():
+    from collision_monitor.ros.messages import number_text
+    assert number_text(-0.0) == '0.0' and number_text(np.float64(-0.0)) == '0.0'
+    assert float(number_text(0.1 + 0.2)) == 0.1 + 0.2

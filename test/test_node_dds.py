@@ -136,7 +136,7 @@ def test_warns_before_the_contact_then_reports_it(harness):
     assert t_warn - start < 0.5
     assert 1.5 - 0.05 < t_contact - start < 1.5 + 0.4
     assert kv['classification'] == 'edge_edge'  # offset 0.2: one corner of each inside the other
-    assert kv['normal'].startswith('[1, 0]') or kv['normal'].startswith('[1, -0]')
+    assert kv['normal'] == '[1.0, 0.0]'  # exact (repr) and never -0
     # no other pair was ever warned (false-warning check)
     assert {s.name for _, s in statuses(warnings)} == {'a|b'}
     h.spin_for(1.2, publish)

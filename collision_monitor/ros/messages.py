@@ -10,6 +10,7 @@ Imports message packages, never rclpy.  Outputs:
 * markers: MarkerArray for rviz, starting with DELETEALL so stale markers go.
 """
 
+import json
 from operator import attrgetter
 import struct
 from typing import Callable, NamedTuple, Optional
@@ -47,9 +48,29 @@ POSE_INPUTS = {
 """The `<body>.pose_type` values (`monitor.config.POSE_TYPES`) and how each is read."""
 
 
-def stamp_seconds(stamp):
-    """builtin_interfaces/Time to float seconds."""
-    return stamp.sec + stamp.nanosec * 1e-9
+class TimeBase:
+    """ROS times as float seconds from an epoch (the node's start), and back to exact text.
+
+    float64 seconds since 1970 resolve only about 0.24 us; counted from an epoch near now they
+    keep nanoseconds for months, so a time that goes into the engine as seconds comes back out
+    as the same ``sec.nanosec`` (rounded to the nanosecond).
+    """
+
+    def __init__(self, epoch_ns):
+        self.epoch_ns = int(epoch_ns)
+
+    def seconds(self, nanoseconds):
+        """Float seconds from the epoch of a time in integer nanoseconds."""
+        return (int(nanoseconds) - self.epoch_ns) * 1e-9
+
+    def from_msg(self, stamp):
+        """Float seconds from the epoch of a builtin_interfaces/Time."""
+        return self.seconds(stamp.sec * 10**9 + stamp.nanosec)
+
+    def text(self, seconds):
+        """``sec.nanosec`` of float seconds from the epoch (nine digits after the point)."""
+        ns = self.epoch_ns + round(seconds * 1e9)
+        return f'{ns // 10**9}.{ns % 10**9:09d}'
 
 
 def pose_fields(pose):
@@ -78,8 +99,8 @@ def pose_array_from_cdr(data, expected):
 
     Returns
     -------
-    (stamp seconds, frame_id, rows) with rows a read-only (k, 7) view ``x, y, z, qx, qy, qz,
-    qw``; or raises ValueError (malformed, or not `expected` poses: refused before anything
+    (stamp in integer nanoseconds, frame_id, rows) with rows a read-only (k, 7) view ``x, y,
+    z, qx, qy, qz, qw``; or raises ValueError (malformed, or not `expected` poses: refused before anything
     proportional to the message is allocated).
     """
     if len(data) < 16 or data[0] != 0 or data[1] not in (0, 1):
@@ -98,12 +119,12 @@ def pose_array_from_cdr(data, expected):
     if count != expected:
         raise ValueError(f'{count} poses for {expected} bodies')
     if count == 0:
-        return sec + nanosec * 1e-9, frame, np.zeros((0, 7))
+        return sec * 10**9 + nanosec, frame, np.zeros((0, 7))
     pos = base + _align(pos + 4 - base, 8)
     if pos + 56 * count > len(data):
         raise ValueError('truncated message')
     rows = np.frombuffer(data, dtype=order + 'f8', count=7 * count, offset=pos)
-    return sec + nanosec * 1e-9, frame, rows.reshape(count, 7)
+    return sec * 10**9 + nanosec, frame, rows.reshape(count, 7)
 
 
 def polygon_points(msg):
@@ -111,8 +132,13 @@ def polygon_points(msg):
     return np.array([[p.x, p.y] for p in msg.polygon.points], dtype=float).reshape(-1, 2)
 
 
+def number_text(value):
+    """The shortest text that reads back as the same float64 (repr), never -0."""
+    return repr(float(value) + 0.0)
+
+
 def _fmt(values):
-    return '[' + ', '.join(f'{v:.6g}' for v in np.ravel(values)) + ']'
+    return '[' + ', '.join(number_text(v) for v in np.ravel(values)) + ']'
 
 
 def _points(values):
@@ -124,17 +150,17 @@ def _status(level, name, message, values):
                             values=[KeyValue(key=k, value=v) for k, v in values])
 
 
-def contacts_array(report, names, header):
-    """One ERROR status per contacting pair."""
+def contacts_array(report, names, header, time):
+    """One ERROR status per contacting pair; `time` is the `TimeBase` of the report's times."""
     statuses = []
     for i, j, contact, began in report.contacts:
         statuses.append(_status(DiagnosticStatus.ERROR, f'{names[i]}|{names[j]}',
                                 f'contact: {contact.kind.name.lower()}', [
                                     ('classification', contact.kind.name.lower()),
-                                    ('depth', f'{contact.depth:.6g}'),
+                                    ('depth', number_text(contact.depth)),
                                     ('normal', _fmt(contact.normal)),
                                     ('contact_points', _points(contact.points)),
-                                    ('began', f'{began:.9f}'),
+                                    ('began', time.text(began)),
                                 ]))
     return DiagnosticArray(header=header, status=statuses)
 
@@ -147,7 +173,7 @@ def warnings_array(report, names, header):
                                                                                    names[i])
         statuses.append(_status(DiagnosticStatus.WARN, f'{names[i]}|{names[j]}',
                                 f'collision in {fc.time:.3f} s', [
-                                    ('time_to_collision', f'{fc.time:.6f}'),
+                                    ('time_to_collision', number_text(fc.time)),
                                     ('point', _fmt(fc.point)),
                                     ('normal', _fmt(fc.normal)),
                                     ('vertex_body', vertex_body),
@@ -156,6 +182,65 @@ def warnings_array(report, names, header):
                                     ('edge', str(fc.edge)),
                                 ]))
     return DiagnosticArray(header=header, status=statuses)
+
+
+class ContactReport(NamedTuple):
+    """One status of ``~/contacts`` read back (`read_contacts`)."""
+
+    a: str                 # the pair is a|b; the normal points from a to b
+    b: str
+    classification: str    # vertex_edge, edge_edge, ... (ContactKind names, lower case)
+    depth: float           # m
+    normal: np.ndarray     # (2,) unit
+    points: np.ndarray     # (k, 2) m, frame_id
+    began: tuple           # (sec, nanosec) of the node's clock
+
+
+class WarningReport(NamedTuple):
+    """One status of ``~/warnings`` read back (`read_warnings`)."""
+
+    a: str
+    b: str
+    time_to_collision: float  # s from the message's stamp
+    point: np.ndarray         # (2,) m, frame_id
+    normal: np.ndarray        # (2,) unit, from a to b
+    vertex_body: str          # the body whose vertex meets the other's edge
+    vertex: int
+    edge_body: str
+    edge: int
+
+
+def _pair(status):
+    a, _, b = status.name.partition('|')
+    return a, b, {kv.key: kv.value for kv in status.values}
+
+
+def read_contacts(msg):
+    """The contacts of a ``~/contacts`` DiagnosticArray as `ContactReport` (values parsed as
+    JSON numbers and lists, never evaluated)."""
+    out = []
+    for status in msg.status:
+        a, b, v = _pair(status)
+        sec, _, nanosec = v['began'].partition('.')
+        out.append(ContactReport(a, b, v['classification'], float(v['depth']),
+                                 np.array(json.loads(v['normal']), dtype=float),
+                                 np.array(json.loads(v['contact_points']),
+                                          dtype=float).reshape(-1, 2),
+                                 (int(sec), int(nanosec))))
+    return out
+
+
+def read_warnings(msg):
+    """The warnings of a ``~/warnings`` DiagnosticArray as `WarningReport`."""
+    out = []
+    for status in msg.status:
+        a, b, v = _pair(status)
+        out.append(WarningReport(a, b, float(v['time_to_collision']),
+                                 np.array(json.loads(v['point']), dtype=float),
+                                 np.array(json.loads(v['normal']), dtype=float),
+                                 v['vertex_body'], int(v['vertex']), v['edge_body'],
+                                 int(v['edge'])))
+    return out
 
 
 def state_array(report, names, header):

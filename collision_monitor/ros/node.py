@@ -31,9 +31,9 @@ from std_msgs.msg import Header
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
-from .messages import (contacts_array, health_status, markers_array, polygon_points,
-                       POSE_INPUTS, pose_array_from_cdr, pose_fields, stamp_seconds,
-                       state_array, warnings_array)
+from .messages import (contacts_array, health_status, markers_array, number_text,
+                       polygon_points, POSE_INPUTS, pose_array_from_cdr, pose_fields,
+                       state_array, TimeBase, warnings_array)
 from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
                               GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
                               SOURCE_PARAMETERS, source_names)
@@ -105,6 +105,7 @@ class CollisionMonitorNode(LifecycleNode):
             return TransitionCallbackReturn.FAILURE
         self._warn_unknown_parameters(config)
         started = time.perf_counter()
+        self._time = TimeBase(self.get_clock().now().nanoseconds)
         self.monitor = Monitor(config)
         warmup()
         self.get_logger().info(
@@ -244,11 +245,14 @@ class CollisionMonitorNode(LifecycleNode):
 
     # callbacks -----------------------------------------------------------------------------
     def _now(self):
-        return self.get_clock().now().nanoseconds * 1e-9
+        """The node's clock in seconds from its `TimeBase` epoch (the monitor's time line)."""
+        return self._time.seconds(self.get_clock().now().nanoseconds)
 
     def _stamp(self, header, now):
-        t = stamp_seconds(header.stamp)
-        return t if t > 0.0 else now  # unstamped publishers: time of arrival
+        stamp = header.stamp
+        if stamp.sec == 0 and stamp.nanosec == 0:
+            return now  # unstamped publishers: time of arrival
+        return self._time.from_msg(stamp)
 
     def _pose_callback(self, k, reader):
         def callback(msg):
@@ -270,12 +274,12 @@ class CollisionMonitorNode(LifecycleNode):
         def callback(data):
             now = self._now()
             try:
-                stamp, frame, rows = pose_array_from_cdr(data, expected)
+                stamp_ns, frame, rows = pose_array_from_cdr(data, expected)
             except ValueError as err:  # refused before converting anything
                 self._note(source, f'bulk message refused: {err}', '')
                 self.monitor.refuse(source, BAD_BULK)
                 return
-            t = stamp if stamp > 0.0 else now
+            t = self._time.seconds(stamp_ns) if stamp_ns > 0 else now
             refused = self.monitor.bulk(source, t, frame, rows, now)
             now_rejected = set()
             for b, reason in refused:
@@ -372,7 +376,7 @@ class CollisionMonitorNode(LifecycleNode):
         header = Header(frame_id=monitor.config.frame_id)
         header.stamp = self.get_clock().now().to_msg()
         names = monitor.names
-        self._pub_contacts.publish(contacts_array(report, names, header))
+        self._pub_contacts.publish(contacts_array(report, names, header, self._time))
         self._pub_warnings.publish(warnings_array(report, names, header))
         if report.state_changed:
             self._pub_state.publish(state_array(report, names, header))
@@ -401,9 +405,9 @@ class CollisionMonitorNode(LifecycleNode):
             'message': ('disabled' if not m.enabled else
                         f'{active} active, {stale} stale'),
             'ticks': self._ticks, 'overruns': self._overruns,
-            'tick_ms_p50': f'{np.percentile(times, 50):.3f}',
-            'tick_ms_p99': f'{np.percentile(times, 99):.3f}',
-            'tick_ms_max': f'{times.max():.3f}',
+            'tick_ms_p50': number_text(np.percentile(times, 50)),
+            'tick_ms_p99': number_text(np.percentile(times, 99)),
+            'tick_ms_max': number_text(times.max()),
             'bodies': len(m.names), 'active_bodies': active, 'stale_bodies': stale,
             'rejected_total': sum(rejected.values()),
         }
