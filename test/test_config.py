@@ -71,3 +71,17 @@ def test_runtime_parameters_are_those_marked_in_the_table():
     assert {p.name for p in RUNTIME_PARAMETERS} == {
         p.name for p in GLOBAL_PARAMETERS if not p.read_only}
     assert 'horizon' in {p.name for p in RUNTIME_PARAMETERS}
+
+
+def test_footprint_padding_follows_nav2():
+    """Each vertex moves `padding` away from the origin along x and y: a 1 x 0.6 rectangle
+    about its centre padded by 0.1 becomes 1.2 x 0.8; a vertex on an axis keeps that zero."""
+    from collision_monitor.monitor.config import pad_footprint
+    rect = [[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]
+    assert pad_footprint(rect, 0.1).tolist() == [[0.6, 0.4], [-0.6, 0.4], [-0.6, -0.4],
+                                                 [0.6, -0.4]]
+    assert pad_footprint([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]], 0.5).tolist() == [
+        [1.5, 0.0], [0.0, 1.5], [-1.5, 0.0]]
+    padded = two_bodies(footprint_padding=0.1)
+    assert padded.bodies[0].footprint.tolist() == [[0.6, 0.6], [-0.6, 0.6], [-0.6, -0.6],
+                                                   [0.6, -0.6]]

@@ -225,13 +225,57 @@ def test_gate_scales_between_stop_and_slowdown():
     scales = []
     for t in np.arange(0.0, 2.2, 0.02):
         feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (3.0 - t, 0.0, 0.0)})
-        r = m.tick(t)
-        scales.append((t, r.gate_scale))
+        m.tick(t)
+        scales.append((t, m.gate_scale(0.0, 0.0, 0.0)))  # the robot commanded to stand
     # contact at t = 2: full speed until TTC = 1.5 (t = 0.5), zero from TTC = 0.5 (t = 1.5)
     for t, s in scales[2:]:
         ttc = 2.0 - t
         expected = 1.0 if ttc >= 1.5 else (0.0 if ttc <= 0.5 else (ttc - 0.5) / 1.0)
         assert s == pytest.approx(expected, abs=1e-6)
+
+
+def gate_monitor():
+    bodies = {'robot': body(pose_topic='/r'), 'box': body(pose_topic='/b')}
+    return Monitor(config(bodies, **{'gate.enabled': True, 'gate.body': 'robot',
+                                     'gate.stop_time': 0.5, 'gate.slowdown_time': 1.5}))
+
+
+def test_the_gate_predicts_the_robot_moving_as_commanded():
+    """Box 3 m ahead (faces 2 m apart) and still: driving at it at 1 m/s meets it in 2 s
+    (full speed), at 2 m/s in 1 s (half speed), at 4 m/s in 0.5 s (stop); backing off or
+    turning on the spot passes."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (3.0, 0.0, 0.0)})
+        m.tick(t)
+    assert m.gate_scale(1.0, 0.0, 0.0) == 1.0
+    assert m.gate_scale(2.0, 0.0, 0.0) == pytest.approx(0.5)
+    assert m.gate_scale(4.0, 0.0, 0.0) == 0.0
+    assert m.gate_scale(-4.0, 0.0, 0.0) == 1.0
+    assert m.gate_scale(0.0, 0.0, 1.0) == 1.0
+
+
+def test_in_contact_a_command_away_passes_and_one_into_it_stops():
+    """Robot (yaw pi/2, facing +y) touching a box on its right (+x): its body-frame -y
+    (world +x) pushes in, +y (world -x) backs away, forward (world +y) slides along."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, math.pi / 2), 'box': (0.9, 0.0, 0.0)})
+        m.tick(t)
+    assert m._last_touching
+    assert m.gate_scale(0.0, -0.5, 0.0) == 0.0   # world +x: into the box
+    assert m.gate_scale(0.0, 0.5, 0.0) == 1.0    # world -x: away from it
+    assert m.gate_scale(0.5, 0.0, 0.0) == 1.0    # world +y: along its face
+    m.enabled = False                            # ~/enable false: commands pass
+    assert m.gate_scale(0.0, -0.5, 0.0) == 1.0
+
+
+def test_a_stale_robot_is_stopped():
+    m = gate_monitor()
+    feed(m, 0.0, {'robot': (0.0, 0.0, 0.0), 'box': (3.0, 0.0, 0.0)})
+    m.tick(0.0)
+    m.tick(5.0)  # no pose since: stale
+    assert m.gate_scale(-1.0, 0.0, 0.0) == 0.0
 
 
 # --- one bad message stops nothing ----------------------------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.constants import PREDICTORS
 
+DURABILITIES = ('volatile', 'transient_local')
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
               'nav_msgs/Odometry')
 
@@ -127,6 +128,17 @@ GLOBAL_PARAMETERS = (
           'of bodies.', (1, 1024)),
     Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace.'),
     Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.'),
+    Param('footprint_padding', 0.0,
+          'Added to every footprint as Nav2\'s costmap pads: each vertex moves this far '
+          'away from the body origin along x and along y, m.', (0.0, 10.0), unit='m'),
+    Param('footprint_durability', 'volatile',
+          'Durability of the footprint subscriptions: volatile connects to volatile and '
+          'transient-local publishers (Nav2\'s published_footprint is volatile); '
+          'transient_local also gets the last footprint published before the node started, '
+          'from transient-local publishers only.'),
+    Param('enable_stamped_cmd_vel', False,
+          'The gate takes and publishes geometry_msgs/TwistStamped (Nav2\'s name); Twist '
+          'otherwise.'),
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
     Param('gate.body', '', 'The body whose velocity commands the gate filters.'),
     Param('gate.stop_time', 0.5, 'Stop when the time to collision is below this, s.',
@@ -156,6 +168,14 @@ _NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
 _PAIR = rf'\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]'
 _FOOTPRINT = re.compile(rf'^\s*\[\s*{_PAIR}(?:\s*,\s*{_PAIR})*\s*,?\s*\]\s*$')
 _PAIR_RE = re.compile(_PAIR)
+
+
+def pad_footprint(points, padding):
+    """Nav2's footprint padding: each vertex moves `padding` metres away from the body origin
+    along x and along y (a coordinate of exactly 0 stays), so a rectangle about its centre
+    grows by 2 padding per side."""
+    points = np.asarray(points, dtype=float)
+    return points + np.sign(points) * padding
 
 
 def parse_footprint(text, name='footprint', max_vertices=4096):
@@ -231,6 +251,9 @@ class Config:
     autostart: bool
     tick_on_source: bool
     engine_threads: int
+    footprint_padding: float
+    footprint_durability: str
+    enable_stamped_cmd_vel: bool
     bodies: tuple
     sources: tuple
     gate: GateConfig
@@ -269,6 +292,9 @@ def check_runtime(values):
     """Check parameter values (name -> value, only those given): each against the table
     (`Param.convert`), then the rules between them; raise ValueError naming the first bad."""
     converted = {name: _GLOBAL[name].convert(v) for name, v in values.items() if name in _GLOBAL}
+    if converted.get('footprint_durability', 'volatile') not in DURABILITIES:
+        raise ValueError(f'footprint_durability: expected one of {", ".join(DURABILITIES)}, '
+                         f'got {converted["footprint_durability"]!r}')
     if 'predictor' in converted and converted['predictor'] not in PREDICTORS:
         raise ValueError(f'predictor: expected one of {", ".join(PREDICTORS)}, got '
                          f'{converted["predictor"]!r}')
@@ -339,6 +365,8 @@ def build_config(values, body_values, source_values):
         footprint = None
         if bv['footprint']:
             footprint = parse_footprint(bv['footprint'], f'{name}.footprint', max_vertices)
+            footprint = validate_footprint(pad_footprint(footprint, values['footprint_padding']),
+                                           f'{name}.footprint with footprint_padding')
         elif not bv['footprint_topic']:
             raise ValueError(f'{name}.footprint: give a footprint or a footprint_topic')
         if bv['pose_type'] not in POSE_TYPES:

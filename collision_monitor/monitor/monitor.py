@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .config import Config, parse_footprint
+from .config import Config, pad_footprint, parse_footprint
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import estimate_motion, PoseHistory, push_pose, push_poses
@@ -78,7 +78,6 @@ class TickReport:
     refused: list = field(default_factory=list)    # (body index, reason) refused this tick
     active: np.ndarray = None                      # (N,) bool
     state_changed: bool = False
-    gate_scale: float = 1.0
     clock_jumped: bool = False
 
 
@@ -133,6 +132,8 @@ class Monitor:
         self._pairs = {}
         self._last_now = -math.inf
         self._last_state = None
+        self._last_touching = {}  # pair -> Contact at the last tick (the gate's input)
+        self._last_active = set()
         self._ignored = self._ignored_pairs(config.ignore_pairs)
         self.sources = {s.name: np.array([self.index[b] for b in s.bodies], np.intp)
                         for s in config.sources}
@@ -236,7 +237,8 @@ class Monitor:
         return refused
 
     def footprint(self, b, points=None, text=None):
-        """Replace the footprint of body b from points (n, 2) or a "[[x, y], ...]" string.
+        """Replace the footprint of body b from points (n, 2) or a "[[x, y], ...]" string,
+        padded by ``footprint_padding`` (`config.pad_footprint`).
 
         Returns the reason text when refused (the old footprint stays), else None.
         """
@@ -250,6 +252,8 @@ class Monitor:
                     raise ValueError(f'footprint of {name!r}: more than max_vertices = '
                                      f'{self.config.max_vertices} vertices')
                 poly = validate_footprint(points, f'footprint of {name!r}')
+            poly = validate_footprint(pad_footprint(poly, self.config.footprint_padding),
+                                      f'footprint of {name!r} with footprint_padding')
         except ValueError as err:
             self.refuse(b, BAD_FOOTPRINT)
             return str(err)
@@ -319,7 +323,10 @@ class Monitor:
                 continue
             predicted[pair] = predictions[c]
         report.warnings = self._debounce(predicted, now)
-        report.gate_scale = self._gate_scale(touching, predicted)
+        self._last_touching = {pair: contacts[c] for c, pair in
+                               enumerate(map(tuple, contacts.pairs.tolist()))
+                               if pair not in self._ignored}
+        self._last_active = set(np.nonzero(active)[0].tolist())
         state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
                  frozenset(report.stale))
         report.state_changed = state != self._last_state
@@ -346,18 +353,60 @@ class Monitor:
                 del self._pairs[pair]
         return [(i, j, st.last) for (i, j), st in sorted(self._pairs.items()) if st.warned]
 
-    def _gate_scale(self, touching, predicted):
+    def gate_scale(self, vx, vy, wz):
+        """Scale (0 to 1) of a velocity command of the gated body: twist (vx, vy, wz) in its
+        own frame (m/s, rad/s), as Nav2 and diff_drive_controller send it.
+
+        The gated body is moved as the command says (constant velocity) and every other body
+        as estimated at the last tick: 0 when that makes it push into a body it touches (at
+        any contact point the command's relative velocity has a component into the other
+        body) or meet one within ``gate.stop_time``; 1 beyond ``gate.slowdown_time``; linear
+        between.  A command that moves the body away from a contact or a predicted collision
+        passes.  0 when its pose is stale; 1 (commands pass unchanged) while monitoring is
+        disabled (``~/enable`` false, Nav2's toggle) or the gate is off.
+        """
         gate = self.config.gate
-        if not gate.enabled:
+        if not gate.enabled or not self.enabled:
             return 1.0
         b = self.index[gate.body]
-        if not self._fresh[b] or not self.enabled:
+        if not self._fresh[b] or b not in self._last_active:
             return 0.0
-        if any(b in pair for pair in touching):
-            return 0.0
-        ttc = min((p.time for pair, p in predicted.items() if b in pair), default=math.inf)
+        x, y, yaw = self.world.poses[b]
+        c, s = math.cos(yaw), math.sin(yaw)
+        commanded = (c * vx - s * vy, s * vx + c * vy, wz)
+        for pair, contact in self._last_touching.items():
+            if b in pair and _pushes_in(self.world.poses, self._twists, pair, contact, b,
+                                        commanded):
+                return 0.0
+        self.world.set_twists([commanded], [b])
+        self.world.set_accelerations([(0.0, 0.0, 0.0)], [b])
+        try:
+            predicted = self.world.predict(gate.slowdown_time, 'constant_velocity')
+        finally:
+            self.world.set_twists([self._twists[b]], [b])
+            self.world.set_accelerations([self._accels[b]], [b])
+        ttc = min((t for (i, j), t in zip(predicted.pairs.tolist(), predicted.time.tolist())
+                   if b in (i, j) and (i, j) not in self._ignored and t > 0.0),
+                  default=math.inf)
         if ttc <= gate.stop_time:
             return 0.0
         if ttc < gate.slowdown_time:
             return (ttc - gate.stop_time) / (gate.slowdown_time - gate.stop_time)
         return 1.0
+
+
+def _pushes_in(poses, twists, pair, contact, b, commanded, slack=1e-6):
+    """Whether body b, moving as `commanded` (world twist) against the other body of `pair`
+    moving as estimated, drives any contact point further in: the relative velocity at the
+    point along the contact normal (from pair[0] to pair[1]) points into the other body
+    (more than `slack` m/s)."""
+    o = pair[1] if pair[0] == b else pair[0]
+    sign = 1.0 if pair[0] == b else -1.0
+    nx, ny = contact.normal
+    for px, py in contact.points:
+        rel = []
+        for body, (vx, vy, w) in ((b, commanded), (o, twists[o])):
+            rel.append((vx - w * (py - poses[body, 1]), vy + w * (px - poses[body, 0])))
+        if sign * ((rel[0][0] - rel[1][0]) * nx + (rel[0][1] - rel[1][1]) * ny) > slack:
+            return True
+    return False

@@ -17,7 +17,7 @@ import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PolygonStamped, PoseArray, Twist
+from geometry_msgs.msg import PolygonStamped, PoseArray, Twist, TwistStamped
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
@@ -49,6 +49,14 @@ LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          history=HistoryPolicy.KEEP_LAST)
 COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          history=HistoryPolicy.KEEP_LAST)
+# footprints by `footprint_durability`: a volatile subscription connects to volatile and
+# transient-local publishers alike; a transient-local one only to the latter, and gets their
+# last footprint
+FOOTPRINT_QOS = {
+    'volatile': QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                           durability=DurabilityPolicy.VOLATILE, history=HistoryPolicy.KEEP_LAST),
+    'transient_local': LATCHED_QOS,
+}
 
 RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
 
@@ -79,10 +87,9 @@ class CollisionMonitorNode(LifecycleNode):
         self._overruns = 0
         self._ticks = 0
         self._body_state = {}
-        self._cmd = None
         self._cmd_time = -math.inf
         self._cmd_stale = True
-        self._gate_scale = 0.0
+        self._stamped = False
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         if self.get_parameter('autostart').value:
@@ -218,13 +225,15 @@ class CollisionMonitorNode(LifecycleNode):
             if body.footprint_topic:
                 subs.append(self.create_subscription(
                     PolygonStamped, body.footprint_topic, self._footprint_callback(k),
-                    LATCHED_QOS))
+                    FOOTPRINT_QOS[config.footprint_durability]))
         for source in config.sources:
             subs.append(self.create_subscription(
                 PoseArray, source.topic, self._bulk_callback(source.name), POSE_QOS, raw=True))
+        self._stamped = config.enable_stamped_cmd_vel
         if config.gate.enabled:
-            self._pub_cmd = pub(Twist, '~/cmd_vel_out', COMMAND_QOS)
-            subs.append(self.create_subscription(Twist, '~/cmd_vel_in', self._on_command,
+            kind = TwistStamped if self._stamped else Twist
+            self._pub_cmd = pub(kind, '~/cmd_vel_out', COMMAND_QOS)
+            subs.append(self.create_subscription(kind, '~/cmd_vel_in', self._on_command,
                                                  COMMAND_QOS))
         self._inputs = subs
         self._service = self.create_service(SetBool, '~/enable', self._on_enable)
@@ -332,27 +341,34 @@ class CollisionMonitorNode(LifecycleNode):
         return response
 
     def _on_command(self, msg):
-        self._cmd = msg
-        self._cmd_time = time.monotonic()
+        """Scale the command by `Monitor.gate_scale` (the body moved as commanded) and pass
+        it on, as Twist or, with enable_stamped_cmd_vel, TwistStamped (header kept)."""
+        self._cmd_time = self._now()
         self._cmd_stale = False
-        self._publish_command()
-
-    def _publish_command(self):
-        if self._pub_cmd is None or self._cmd is None:
+        if self._pub_cmd is None:
             return
-        s = self._gate_scale
+        twist = msg.twist if self._stamped else msg
+        s = self.monitor.gate_scale(twist.linear.x, twist.linear.y, twist.angular.z)
         out = Twist()
-        out.linear.x, out.linear.y, out.linear.z = (self._cmd.linear.x * s,
-                                                    self._cmd.linear.y * s,
-                                                    self._cmd.linear.z * s)
-        out.angular.x, out.angular.y, out.angular.z = (self._cmd.angular.x * s,
-                                                       self._cmd.angular.y * s,
-                                                       self._cmd.angular.z * s)
-        self._pub_cmd.publish(out)
+        out.linear.x, out.linear.y, out.linear.z = (twist.linear.x * s, twist.linear.y * s,
+                                                    twist.linear.z * s)
+        out.angular.x, out.angular.y, out.angular.z = (twist.angular.x * s,
+                                                       twist.angular.y * s,
+                                                       twist.angular.z * s)
+        self._pub_cmd.publish(TwistStamped(header=msg.header, twist=out) if self._stamped
+                              else out)
+
+    def _zero_command(self):
+        """A zero command of the output's type, stamped now."""
+        if not self._stamped:
+            return Twist()
+        out = TwistStamped()
+        out.header.stamp = self.get_clock().now().to_msg()
+        return out
 
     def _stop_command(self):
         if getattr(self, '_pub_cmd', None) is not None and self._pub_cmd.is_activated:
-            self._pub_cmd.publish(Twist())
+            self._pub_cmd.publish(self._zero_command())
 
     # ticks ---------------------------------------------------------------------------------
     def _on_timer(self):
@@ -382,12 +398,11 @@ class CollisionMonitorNode(LifecycleNode):
             self._pub_state.publish(state_array(report, names, header))
         if self._pub_markers.get_subscription_count() > 0:
             self._pub_markers.publish(markers_array(report, monitor.world, names, header))
-        self._gate_scale = report.gate_scale
         if self._pub_cmd is not None:
-            cmd_age = time.monotonic() - self._cmd_time
+            cmd_age = self._now() - self._cmd_time  # the node's clock: sim time too
             if cmd_age > monitor.config.gate.cmd_timeout and not self._cmd_stale:
                 self._cmd_stale = True
-                self._pub_cmd.publish(Twist())
+                self._pub_cmd.publish(self._zero_command())
         elapsed = time.perf_counter() - started
         self._tick_times.append(elapsed)
         self._ticks += 1
