@@ -44,12 +44,14 @@ def test_a_spinning_vertex_accelerates_towards_the_centre():
     assert acc.tolist() == [[-6.0, 0.0]]
 
 
+@pytest.mark.parametrize('size', [1.0, 4.0])
 @pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
 @given(state, state, state)
-def test_swept_boxes_hold_every_model_vertex_path(predictor, pose, twist, accel):
-    """The swept box of a body holds p + v t (+ a t^2 / 2) of each vertex for t in [0, h],
-    with p, v, a the finite-difference derivatives of the rigid motion."""
-    offsets = np.array([[-0.6, -0.2], [0.9, -0.3], [0.4, 0.7], [-0.5, 0.4]])
+def test_swept_boxes_hold_every_model_vertex_path(size, predictor, pose, twist, accel):
+    """The swept box of a body (radius below and above 1 m) holds p + v t (+ a t^2 / 2) of
+    each vertex for t in [0, h], with p, v, a the finite-difference derivatives of the rigid
+    motion."""
+    offsets = size * np.array([[-0.6, -0.2], [0.9, -0.3], [0.4, 0.7], [-0.5, 0.4]])
     world = CollisionWorld()
     world.add_body('b', offsets, pose=pose)
     world.set_twists([twist], ['b'])
@@ -103,3 +105,33 @@ def test_the_constant_velocity_predictor_ignores_accelerations():
     (_, _, ca), = list(world.predict(5.0, 'constant_acceleration'))
     assert cv.time == pytest.approx(2.0, abs=1e-12)
     assert ca.time == pytest.approx(-2.0 + np.sqrt(12.0), abs=1e-12)
+
+
+@pytest.mark.parametrize('direction', [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_diamonds_touching_tip_to_tip_are_predicted_at_time_zero(direction):
+    """The swept box of a diamond at rest is its origin +- its radius, exactly its tips.  A
+    big diamond (radius 100, large padding) and a small one (radius 1) touching tip to tip
+    touch; the boxes must keep them, each side widened by its own padding, from any side."""
+    dx, dy = direction
+    world = CollisionWorld()
+    diamond = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    world.add_body('big', 100 * diamond, pose=(-100.0 * dx, -100.0 * dy, 0.0))
+    world.add_body('small', diamond, pose=(1.0 * dx, 1.0 * dy, 0.0))
+    assert [(a, b, f.time) for a, b, f in world.predict(1.0)] == [('big', 'small', 0.0)]
+
+
+def test_an_inactive_body_before_the_others_leaves_their_boxes_alone():
+    """A body left out (set_active False) registered first: the swept boxes of the bodies
+    after it are computed anew each call, so b moved next to a is predicted to meet it (2 m
+    gap closed at 1 m/s) although their boxes of the call before were far apart."""
+    world = CollisionWorld()
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    world.add_body('ghost', square, pose=(100.0, 100.0, 0.0))
+    world.add_body('a', square, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', square, pose=(30.0, 0.0, 0.0))
+    assert len(world.predict(5.0)) == 0
+    world.set_active(['ghost'], False)
+    world.set_poses([[3.0, 0.0, 0.0]], ['b'])
+    world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
+    (a, b, first), = list(world.predict(5.0))
+    assert (a, b) == ('a', 'b') and first.time == pytest.approx(2.0, abs=1e-12)
