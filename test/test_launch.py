@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """launch_testing test of the launch file (runs where ROS 2 is fully installed).
 
-Starts ``collision_monitor.launch.py`` with the example parameters, publishes two poses that
-overlap, and waits for the contact; after shutdown, checks the exit code.  Where
+Starts ``collision_monitor.launch.py`` with the example parameters, as is and in a namespace
+under another node name, publishes two poses that overlap, and waits for the contact on the
+node's own topic; after shutdown, checks the exit code.  Where
 ``launch_testing`` is not installed (plain PyPI wheels), pytest skips this module.
 """
 
@@ -30,15 +31,19 @@ ROOT = os.path.dirname(HERE)
 
 
 @pytest.mark.launch_test
-def generate_test_description():
-    """The package's launch file with its example parameters."""
+@launch_testing.parametrize('namespace, node_name', [('', 'collision_monitor'),
+                                                     ('fleet', 'monitor')])
+def generate_test_description(namespace, node_name):
+    """The package's launch file with its example parameters (keyed /**, so they load under
+    any namespace and node name)."""
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     launch_file = os.path.join(ROOT, 'launch', 'collision_monitor.launch.py')
     return LaunchDescription([
         IncludeLaunchDescription(
             PythonLaunchDescriptionSource(launch_file),
             launch_arguments={'params_file': os.path.join(ROOT, 'config',
-                                                          'collision_monitor.yaml')}.items()),
+                                                          'collision_monitor.yaml'),
+                              'namespace': namespace, 'node_name': node_name}.items()),
         launch_testing.actions.ReadyToTest(),
     ])
 
@@ -46,11 +51,12 @@ def generate_test_description():
 class TestContact(unittest.TestCase):
     """The robot placed on the shelf is reported in contact."""
 
-    def test_contact_reported(self):
+    def test_contact_reported(self, namespace, node_name):
         rclpy.init()
         node = rclpy.create_node('launch_test_probe')
         got = []
-        node.create_subscription(DiagnosticArray, '/collision_monitor/contacts',
+        topic = '/'.join(['', namespace, node_name, 'contacts']).replace('//', '/')
+        node.create_subscription(DiagnosticArray, topic,
                                  lambda m: got.extend(s.name for s in m.status), 10)
         pub = node.create_publisher(PoseStamped, '/cart/pose', 10)
         end = time.monotonic() + 120.0  # a cold numba cache compiles for tens of seconds

@@ -1,0 +1,42 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""package.xml declares what the package imports and launches (rosdep keys)."""
+
+import ast
+import pathlib
+import sys
+import xml.etree.ElementTree as ElementTree
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PYTHON_KEYS = {'numpy': 'python3-numpy', 'numba': 'python3-numba', 'yaml': 'python3-yaml',
+               'matplotlib': 'python3-matplotlib'}
+
+
+def depends(kind):
+    return {e.text for e in ElementTree.parse(ROOT / 'package.xml').getroot().iter(kind)}
+
+
+def import_roots(paths):
+    roots = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                roots |= {alias.name.split('.')[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                roots.add(node.module.split('.')[0])
+    return roots - set(sys.stdlib_module_names) - {'collision_monitor'}
+
+
+def test_every_import_of_the_package_and_its_launch_file_is_an_exec_depend():
+    sources = [*(ROOT / 'collision_monitor').rglob('*.py'), *(ROOT / 'launch').glob('*.py')]
+    needed = {PYTHON_KEYS.get(root, root) for root in import_roots(sources)}
+    assert needed <= depends('exec_depend'), needed - depends('exec_depend')
+    assert {'rviz2', 'launch', 'launch_ros'} <= depends('exec_depend')  # the launch file
+
+
+def test_every_import_of_the_tests_is_declared():
+    needed = {PYTHON_KEYS.get(root, root) for root in import_roots(ROOT.glob('test/*.py'))}
+    needed -= {'pytest', 'hypothesis', 'scipy', 'shapely', 'transforms3d', 'shapes',
+               'ros_harness', 'benchmarks', 'launch_testing', 'launch_testing_ros'}
+    assert needed <= depends('exec_depend') | depends('test_depend'), (
+        needed - depends('exec_depend') - depends('test_depend'))
