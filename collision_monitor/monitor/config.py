@@ -99,7 +99,12 @@ def _is_number(value):
 
 
 GLOBAL_PARAMETERS = (
-    Param('frame_id', 'map', 'Fixed frame of every pose; poses in other frames are rejected.'),
+    Param('frame_id', 'map',
+          'Fixed frame of the monitor: poses in other frames are transformed into it through '
+          'tf2 where tf2_ros is installed, refused otherwise.'),
+    Param('transform_tolerance', 0.1,
+          'How far (s) the transform used for a pose in another frame may be from its stamp.',
+          (0.0, 10.0), unit='s'),
     Param('tick_rate', 50.0, 'Detection and prediction rate, Hz.', (1.0, 1000.0), unit='Hz'),
     Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False, 's'),
     Param('predictor', 'constant_acceleration',
@@ -151,7 +156,10 @@ GLOBAL_PARAMETERS = (
 )
 
 BODY_PARAMETERS = (
-    Param('pose_topic', '', 'Topic of the body pose (empty: static or bulk source).'),
+    Param('pose_topic', '', 'Topic of the body pose (empty: static, tf_frame or bulk source).'),
+    Param('tf_frame', '',
+          'Track the body from tf alone: the transform from this frame (e.g. '
+          'robot1/base_footprint) into frame_id, looked up every tick.'),
     Param('pose_type', 'geometry_msgs/PoseStamped', 'One of ' + ', '.join(POSE_TYPES) + '.'),
     Param('footprint', '', 'Footprint in the body frame, "[[x, y], ...]" (metres).'),
     Param('footprint_topic', '', 'geometry_msgs/PolygonStamped topic updating the footprint.'),
@@ -209,6 +217,7 @@ class BodyConfig:
     static: bool = False
     pose: tuple = (0.0, 0.0, 0.0)
     source: str = ''
+    tf_frame: str = ''
 
 
 @dataclass(frozen=True)
@@ -238,6 +247,7 @@ class Config:
     their names and sub-namespaces."""
 
     frame_id: str
+    transform_tolerance: float
     tick_rate: float
     horizon: float
     predictor: str
@@ -333,7 +343,7 @@ def build_config(values, body_values, source_values):
     source_values : dict
         Source name -> {source parameter name -> value}.
     """
-    values = check_runtime({p.name: values.get(p.name) for p in GLOBAL_PARAMETERS})
+    values = check_runtime({p.name: values.get(p.name, p.default) for p in GLOBAL_PARAMETERS})
     max_vertices = values['max_vertices']
     names = body_names(values['bodies'])
     if not names:
@@ -345,7 +355,8 @@ def build_config(values, body_values, source_values):
     sources = []
     in_source = {}
     for sname in source_names(values['sources']):
-        sv = {p.name: p.convert(source_values[sname].get(p.name), f'{sname}.{p.name}')
+        sv = {p.name: p.convert(source_values[sname].get(p.name, p.default),
+                                f'{sname}.{p.name}')
               for p in SOURCE_PARAMETERS}
         if not sv['topic']:
             raise ValueError(f'{sname}.topic: a bulk source needs a topic')
@@ -360,7 +371,7 @@ def build_config(values, body_values, source_values):
         sources.append(SourceConfig(sname, sv['topic'], members))
     bodies = []
     for name in names:
-        bv = {p.name: p.convert(body_values[name].get(p.name), f'{name}.{p.name}')
+        bv = {p.name: p.convert(body_values[name].get(p.name, p.default), f'{name}.{p.name}')
               for p in BODY_PARAMETERS}
         footprint = None
         if bv['footprint']:
@@ -373,12 +384,14 @@ def build_config(values, body_values, source_values):
             raise ValueError(f'{name}.pose_type: {bv["pose_type"]!r} is not one of {POSE_TYPES}')
         pose = bv['pose']
         sources_of = in_source.get(name, '')
-        feeds = sum([bool(bv['static']), bool(bv['pose_topic']), bool(sources_of)])
+        feeds = sum([bv['static'], bool(bv['pose_topic']), bool(sources_of),
+                     bool(bv['tf_frame'])])
         if feeds != 1:
-            raise ValueError(f'{name}: exactly one of static, pose_topic or a bulk source '
-                             f'must give its pose')
+            raise ValueError(f'{name}: exactly one of static, pose_topic, tf_frame or a bulk '
+                             f'source must give its pose')
         bodies.append(BodyConfig(name, bv['pose_topic'], bv['pose_type'], footprint,
-                                 bv['footprint_topic'], bv['static'], pose, sources_of))
+                                 bv['footprint_topic'], bv['static'], pose, sources_of,
+                                 bv['tf_frame']))
     top, groups = _split(values)
     top.update({group: GROUPS[group](**fields) for group, fields in groups.items()})
     if top['gate'].enabled and top['gate'].body not in names:

@@ -73,12 +73,6 @@ class TimeBase:
         return f'{ns // 10**9}.{ns % 10**9:09d}'
 
 
-def pose_fields(pose):
-    """geometry_msgs/Pose to (x, y, qx, qy, qz, qw)."""
-    p, q = pose.position, pose.orientation
-    return p.x, p.y, q.x, q.y, q.z, q.w
-
-
 def _align(offset, n):
     return (offset + n - 1) // n * n
 
@@ -100,8 +94,8 @@ def pose_array_from_cdr(data, expected):
     Returns
     -------
     (stamp in integer nanoseconds, frame_id, rows) with rows a read-only (k, 7) view ``x, y,
-    z, qx, qy, qz, qw``; or raises ValueError (malformed, or not `expected` poses: refused before anything
-    proportional to the message is allocated).
+    z, qx, qy, qz, qw``; or raises ValueError (malformed, or not `expected` poses: refused
+    before anything proportional to the message is allocated).
     """
     if len(data) < 16 or data[0] != 0 or data[1] not in (0, 1):
         raise ValueError('not a CDR-encoded message')

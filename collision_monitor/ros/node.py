@@ -24,6 +24,7 @@ import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
+from rclpy.time import Time
 from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
 from rclpy.qos import (DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
@@ -31,13 +32,14 @@ from std_msgs.msg import Header
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
+from .frames import Frames
 from .messages import (contacts_array, health_status, markers_array, number_text,
-                       polygon_points, POSE_INPUTS, pose_array_from_cdr, pose_fields,
+                       polygon_points, POSE_INPUTS, pose_array_from_cdr,
                        state_array, TimeBase, warnings_array)
 from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
                               GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
                               SOURCE_PARAMETERS, source_names)
-from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup
+from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.
@@ -90,6 +92,9 @@ class CollisionMonitorNode(LifecycleNode):
         self._cmd_time = -math.inf
         self._cmd_stale = True
         self._stamped = False
+        self._frames = Frames(None, '', 0)  # tf2 comes with the configuration
+        self._tf_bodies = []
+        self._tf_stamps = {}
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         if self.get_parameter('autostart').value:
@@ -111,6 +116,17 @@ class CollisionMonitorNode(LifecycleNode):
             self.get_logger().error(f'invalid parameter {err}')
             return TransitionCallbackReturn.FAILURE
         self._warn_unknown_parameters(config)
+        self._frames = Frames.for_node(self, config.frame_id, config.transform_tolerance,
+                                       lambda ns: Time(nanoseconds=ns))
+        self._tf_bodies = [(k, b.tf_frame) for k, b in enumerate(config.bodies) if b.tf_frame]
+        if self._tf_bodies and not self._frames.available:
+            name = config.bodies[self._tf_bodies[0][0]].name
+            self.get_logger().error(f'invalid parameter {name}.tf_frame: tracking a body from '
+                                    f'tf needs tf2_ros, which is not installed')
+            return TransitionCallbackReturn.FAILURE
+        if not self._frames.available:
+            self.get_logger().info(f'tf2_ros is not installed: poses must be in frame '
+                                   f'{config.frame_id!r}, others are refused')
         started = time.perf_counter()
         self._time = TimeBase(self.get_clock().now().nanoseconds)
         self.monitor = Monitor(config)
@@ -264,10 +280,23 @@ class CollisionMonitorNode(LifecycleNode):
         return self._time.from_msg(stamp)
 
     def _pose_callback(self, k, reader):
+        frame_id = self.monitor.config.frame_id
+
         def callback(msg):
             now = self._now()
-            reason = self.monitor.pose(k, self._stamp(msg.header, now), msg.header.frame_id,
-                                       pose_fields(reader.pose(msg)), now)
+            header = msg.header
+            p = reader.pose(msg)
+            pose, reason = self._frames.into_frame_id(
+                header.frame_id, header.stamp.sec * 10**9 + header.stamp.nanosec,
+                (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y,
+                 p.orientation.z, p.orientation.w))
+            if pose is None:
+                self.monitor.refuse(k, WRONG_FRAME)
+                self._note(self.monitor.names[k], reason, header.frame_id)
+                return
+            x, y, _, qx, qy, qz, qw = pose
+            reason = self.monitor.pose(k, self._stamp(header, now), frame_id,
+                                       (x, y, qx, qy, qz, qw), now)
             if reason is None and reader.twist is not None:
                 tw = reader.twist(msg)
                 reason = self.monitor.twist(k, tw.linear.x, tw.linear.y, tw.angular.z)
@@ -289,7 +318,12 @@ class CollisionMonitorNode(LifecycleNode):
                 self.monitor.refuse(source, BAD_BULK)
                 return
             t = self._time.seconds(stamp_ns) if stamp_ns > 0 else now
-            refused = self.monitor.bulk(source, t, frame, rows, now)
+            moved, reason = self._frames.rows_into_frame_id(frame, stamp_ns, rows)
+            if moved is None:
+                self._note(source, reason, frame)
+                self.monitor.refuse(source, WRONG_FRAME)
+                return
+            refused = self.monitor.bulk(source, t, self.monitor.config.frame_id, moved, now)
             now_rejected = set()
             for b, reason in refused:
                 name = source if b < 0 else self.monitor.names[b]
@@ -327,8 +361,12 @@ class CollisionMonitorNode(LifecycleNode):
         previous = self._body_state.get(name)
         self._body_state[name] = reason
         if reason != previous and reason is not None:
-            detail = (f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
-                      if reason == 'wrong frame' else '')
+            detail = ''
+            if reason == WRONG_FRAME:
+                detail = f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
+                if not self._frames.available:
+                    detail += ': tf2_ros is not installed, so other frames are not transformed'
+
             self.get_logger().warn(f'pose of {name!r} rejected: {reason}{detail}')
         elif reason is None and previous is not None:
             self.get_logger().info(f'pose of {name!r} accepted again')
@@ -384,6 +422,7 @@ class CollisionMonitorNode(LifecycleNode):
         self._last_tick = started
         now = self._now()
         monitor = self.monitor
+        self._poses_from_tf(now)
         report = monitor.tick(now)
         for b, reason in report.refused:
             self._note(monitor.names[b], reason, '')
@@ -408,6 +447,20 @@ class CollisionMonitorNode(LifecycleNode):
         self._ticks += 1
         if elapsed > 1.0 / monitor.config.tick_rate:
             self._overruns += 1
+
+    def _poses_from_tf(self, now):
+        """The latest pose of each body tracked from tf (`<body>.tf_frame`)."""
+        frame_id = self.monitor.config.frame_id
+        for k, child in self._tf_bodies:
+            stamp_ns, pose, reason = self._frames.body_pose(child)
+            if pose is not None:
+                if stamp_ns <= self._tf_stamps.get(k, -1):
+                    continue  # nothing newer since the last tick
+                self._tf_stamps[k] = stamp_ns
+                x, y, _, qx, qy, qz, qw = pose
+                reason = self.monitor.pose(k, self._time.seconds(stamp_ns), frame_id,
+                                           (x, y, qx, qy, qz, qw), now)
+            self._note(self.monitor.names[k], reason, child)
 
     def _publish_health(self):
         m = self.monitor
