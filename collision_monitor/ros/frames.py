@@ -95,30 +95,30 @@ class Frames:
         """Whether other frames can be transformed at all."""
         return self.buffer is not None
 
-    def rows_into_frame_id(self, frame, stamp_ns, rows):
-        """`into_frame_id` for the (n, 7) rows of a PoseArray: ``(rows, None)`` or
-        ``(None, reason)``."""
-        if frame == self.frame_id:
-            return rows, None
-        if self.buffer is None:
-            return None, NO_TF2
-        transform, reason = self.lookup(frame, stamp_ns)
-        if transform is None:
-            return None, reason
-        t, r = transform.transform.translation, transform.transform.rotation
-        return apply_transform_rows((t.x, t.y, t.z), (r.x, r.y, r.z, r.w), rows), None
-
     def into_frame_id(self, frame, stamp_ns, pose):
         """``(pose in frame_id, None)``, or ``(None, reason)`` when it cannot be had."""
         if frame == self.frame_id:
             return pose, None
+        move, reason = self._mover(frame, stamp_ns)
+        return (None, reason) if move is None else (apply_transform(*move, pose), None)
+
+    def rows_into_frame_id(self, frame, stamp_ns, rows):
+        """`into_frame_id` for the (n, 7) rows of a PoseArray."""
+        if frame == self.frame_id:
+            return rows, None
+        move, reason = self._mover(frame, stamp_ns)
+        return (None, reason) if move is None else (apply_transform_rows(*move, rows), None)
+
+    def _mover(self, frame, stamp_ns):
+        """``((translation, rotation), None)`` from `frame` into frame_id, or
+        ``(None, reason)``."""
         if self.buffer is None:
             return None, NO_TF2
         transform, reason = self.lookup(frame, stamp_ns)
         if transform is None:
             return None, reason
         t, r = transform.transform.translation, transform.transform.rotation
-        return apply_transform((t.x, t.y, t.z), (r.x, r.y, r.z, r.w), pose), None
+        return ((t.x, t.y, t.z), (r.x, r.y, r.z, r.w)), None
 
     def lookup(self, frame, stamp_ns):
         """The transform from `frame` into frame_id at `stamp_ns` (0: the latest), within
