@@ -493,20 +493,26 @@ class CollisionWorld:
         Kernels are cached on disk (``NUMBA_CACHE_DIR``), so this costs well under a second
         once the cache is warm.
         """
-        scratch = CollisionWorld()
         square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
         notch = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [0.0, 0.0], [-0.5, 0.5]]
-        scratch.add_body('convex', square, pose=(0.0, 0.0, 0.0))
-        scratch.add_body('concave', notch, pose=(0.4, 0.1, 0.3))
-        scratch.add_body('static', square, static=True, pose=(0.3, -0.6, 0.0))
-        scratch.set_twists([[1.0, 0.0, 0.5]], ['convex'])
-        scratch.set_accelerations([[0.0, 1.0, 0.1]], ['convex'])
-        scratch.detect(stamp=0.0)
-        scratch.set_poses([[0.1, 0.0, 0.05]], ['convex'])
-        scratch.detect(stamp=0.1)
         for predictor in PREDICTORS:
-            scratch.predict(1.0, predictor)
-            scratch.step(1.0, predictor, stamp=0.2)
+            scratch = CollisionWorld()
+            scratch.predictor = predictor
+            scratch.add_body('convex', square, pose=(-3.0, 0.0, 0.0))
+            scratch.add_body('concave', notch, pose=(0.4, 0.1, 0.3))
+            scratch.add_body('static', square, static=True, pose=(0.3, -0.6, 0.0))
+            scratch.add_body('idle', square)  # never posed: inactive
+            scratch.set_twists([[30.0, 0.0, 0.5]], ['convex'])
+            scratch.set_accelerations([[0.0, 1.0, 0.1]], ['convex'])
+            scratch.detect(stamp=0.0)
+            # a new contact: dated by the look-back from the tick before
+            scratch.set_poses([[0.0, 0.0, 0.05]], ['convex'])
+            scratch.detect(stamp=0.1)
+            scratch.predict(1.0)
+            scratch.step(1.0, stamp=0.2)
+            scratch.world_vertices('convex', 0.5)
+            scratch.set_footprint('concave', square)
+            scratch.step(1.0, stamp=0.3)
 
     # internals -----------------------------------------------------------------------------
     def _as_indices(self, bodies):

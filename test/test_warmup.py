@@ -1,0 +1,67 @@
+# Copyright 2026 The collision_monitor authors
+# SPDX-License-Identifier: Apache-2.0
+"""Nothing compiles after the warm-up: a monitor scenario that reaches every kind of tick
+adds no signature to any kernel."""
+
+import importlib
+import math
+import pkgutil
+
+from numba.core.registry import CPUDispatcher
+import numpy as np
+
+import collision_monitor
+from collision_monitor.monitor.monitor import Monitor, warmup
+from test_monitor import body, config
+
+NOTCH = '[[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [0.0, 0.0], [-0.5, 0.5]]'
+
+
+def dispatchers():
+    """Every numba dispatcher of the package below the ROS layer, by qualified name."""
+    found = {}
+    for info in pkgutil.walk_packages(collision_monitor.__path__, 'collision_monitor.'):
+        if info.name.startswith(('collision_monitor.ros', 'collision_monitor.tools')):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher):
+                found[f'{value.py_func.__module__}.{name}'] = value
+    return found
+
+
+def signatures():
+    return {name: set(map(str, d.signatures)) for name, d in dispatchers().items()}
+
+
+def feed(m, t, poses):
+    for name, (x, y, yaw) in poses.items():
+        m.pose(m.index[name], t, 'map', (x, y, 0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)),
+               t)
+
+
+def test_a_scenario_after_the_warmup_compiles_nothing():
+    warmup()
+    before = signatures()
+    for predictor in ('constant_acceleration', 'constant_velocity'):
+        m = Monitor(config({'robot': body(pose_topic='/r'),
+                            'cart': body(pose_topic='/c', footprint=NOTCH,
+                                         footprint_topic='/cf'),
+                            'walker': body(pose_topic='/w'),
+                            'shelf': body(static=True, pose=[6.0, 0.0, 0.0])},
+                           predictor=predictor, trigger_ticks=1,
+                           **{'gate.enabled': True, 'gate.body': 'robot'}))
+        for k, t in enumerate(np.arange(0.0, 4.0, 0.05)):
+            poses = {'robot': (t, 0.0, 0.1 * t), 'cart': (4.0 - t, 0.3, -0.2 * t)}
+            if t < 2.0:
+                poses['walker'] = (2.0, -3.0 + t, 0.0)  # then stale
+            feed(m, t, poses)
+            if k == 30:
+                m.footprint(m.index['cart'], [[-0.6, -0.4], [0.6, -0.4], [0.6, 0.4],
+                                              [0.0, 0.1], [-0.6, 0.4]])
+            m.tick(t)
+            m.gate_scale(0.5, 0.0, 0.1)
+    after = signatures()
+    grown = {name: after[name] - before.get(name, set()) for name in after
+             if after[name] - before.get(name, set())}
+    assert not grown, grown
