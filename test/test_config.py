@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The parameter table: one source for Config, run-time updates and the README."""
 
 import pathlib
@@ -28,7 +39,7 @@ def another_value(p):
         return 'constant_velocity'
     if p.name == 'ignore_pairs':
         return ['a|b']
-    lo, hi = p.range
+    lo, hi = p.limits
     value = type(p.default)((lo + hi) / 2)
     return value if value != p.default else type(p.default)(hi)
 

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """3D library against independent references: scipy linprog/ConvexHull, brute force."""
 
 from fractions import Fraction
@@ -12,17 +23,17 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
-from collision_monitor.geometry3d import (
-    ConvexPolyhedron, PolyhedronSet, aabb, aabbs_overlap, bounding_sphere, capsule,
-    capsules_overlap, contact_manifold, convex_polyhedra_intersect, facet_intersection,
-    gjk_distance, gjk_distance_batch, line_line_closest, line_point_distance, obb,
-    obbs_overlap, point_in_convex_polyhedron, point_in_polyhedron, segment_distance,
-    separating_plane, sphere_contact, spheres_overlap, triangle_intersection)
 from benchmarks.bench3d import hull as hull_mesh, resting_pairs
-from collision_monitor.kernels.constants import PARALLEL_WORK
+from collision_monitor.geometry3d import (
+    aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
+    convex_polyhedra_intersect, ConvexPolyhedron, facet_intersection, gjk_distance,
+    gjk_distance_batch, line_line_closest, line_point_distance, obb, obbs_overlap,
+    point_in_convex_polyhedron, point_in_polyhedron, PolyhedronSet, segment_distance,
+    separating_plane, sphere_contact, spheres_overlap, triangle_intersection)
 from collision_monitor.geometry3d.bounding import Sphere
 from collision_monitor.geometry3d.planar import clip_convex, hull2, SAME_POINT
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
+from collision_monitor.kernels.constants import PARALLEL_WORK
 from shapes import to_shapely
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
@@ -113,8 +124,8 @@ def test_bounding_spheres_hold_every_point(method):
 
 
 def test_sphere_contact_as_in_the_slides():
-    point, normal, pen = sphere_contact(Sphere(np.zeros(3), 1.0), Sphere(np.array([1.5, 0, 0]),
-                                                                          1.0))
+    point, normal, pen = sphere_contact(Sphere(np.zeros(3), 1.0),
+                                        Sphere(np.array([1.5, 0, 0]), 1.0))
     assert pen == pytest.approx(0.5) and np.allclose(normal, [1, 0, 0])
     assert np.allclose(point, [0.75, 0, 0])
     assert sphere_contact(Sphere(np.zeros(3), 1.0), Sphere(np.array([3.0, 0, 0]), 1.0)) is None
@@ -510,8 +521,8 @@ def test_pruned_separating_plane_on_deep_overlaps_of_many_vertices(seed):
     assert full < -0.05  # deep
     assert got.distance == pytest.approx(full, abs=1e-12)
     # the plane's normal gives the gap it claims
-    assert (vb @ got.normal).min() - (va @ got.normal).max() == pytest.approx(got.distance,
-                                                                          abs=1e-12)
+    gap = (vb @ got.normal).min() - (va @ got.normal).max()
+    assert gap == pytest.approx(got.distance, abs=1e-12)
 
 
 def test_pruned_separating_plane_where_edge_pairs_win():
@@ -805,7 +816,7 @@ def supporting_planes_gap(va, fa, vb, fb):
         return np.unique(np.sort(np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]]),
                                  axis=1), axis=0)
 
-    axes = [n for n in np.vstack([unit_normals(va, fa), -unit_normals(vb, fb)])]
+    axes = list(np.vstack([unit_normals(va, fa), -unit_normals(vb, fb)]))
     for p, q in edges(fa):
         for r, s in edges(fb):
             n = np.cross(va[q] - va[p], vb[s] - vb[r])

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """launch_testing test of the launch file (runs where ROS 2 is fully installed).
 
 Starts ``collision_monitor.launch.py`` with the example parameters, as is and in a namespace
@@ -17,7 +28,7 @@ import pytest
 launch_testing = pytest.importorskip('launch_testing')
 pytest.importorskip('launch_ros')
 
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402, I100
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 from launch import LaunchDescription  # noqa: E402
 from launch.actions import IncludeLaunchDescription  # noqa: E402

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The monitor's decisions without ROS: configuration, inputs, debounce, gate, staleness."""
 
 import math
@@ -43,8 +54,8 @@ def two_movers(**globals_):
 def feed(m, t, poses, frame='map'):
     """Give each named body a pose (x, y, yaw) stamped t."""
     for name, (x, y, yaw) in poses.items():
-        assert m.pose(m.index[name], t, frame, (x, y, 0.0, 0.0, math.sin(yaw / 2),
-                                                 math.cos(yaw / 2)), t) is None
+        pose = (x, y, 0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+        assert m.pose(m.index[name], t, frame, pose, t) is None
 
 
 def approach(m, t_end, dt=0.02, gap=3.0, speed=1.0):

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The node as an integrator configures it: every bad parameter is one ERROR line and a
 non-zero exit, values YAML writes naturally are accepted, typos are named, namespaces work."""
 
@@ -52,11 +63,11 @@ def errors(log):
     ('horizon: 1000.0', '', '', 'horizon: expected a number from 0.01 to 60.0 s, got 1000.0'),
     ('tick_rate: fast', '', '', "tick_rate: expected a number from 1.0 to 1000.0 Hz, got 'fast'"),
     ('trigger_ticks: 2.5', '', '', 'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
-    ('predictor: psychic', '', '', "predictor: expected one of constant_acceleration"),
+    ('predictor: psychic', '', '', 'predictor: expected one of constant_acceleration'),
     ('ignore_pairs: ["a|nobody"]', '', '', "ignore_pairs: 'a|nobody' names unknown bodies"),
     ('', '', ', static: "yes"', "b.static: expected true or false, got 'yes'"),
-    ('', '', ', pose: [1, 2]', "b.pose: expected a list of 3 numbers, got [1, 2]"),
-    ('', '', ', pose: [1, x, 0]', "Sequence should be of same type"),  # rcl's own parser
+    ('', '', ', pose: [1, 2]', 'b.pose: expected a list of 3 numbers, got [1, 2]'),
+    ('', '', ', pose: [1, x, 0]', 'Sequence should be of same type'),  # rcl's own parser
     ('', ', pose_type: geometry_msgs/Twist', '', 'a.pose_type'),
 ])
 def test_a_bad_parameter_is_one_error_line_and_a_failed_start(tmp_path, globals_, a, b, named):

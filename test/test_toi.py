@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Time of collision against dense sampling of the true motion and brute-force roots."""
 
 import math
@@ -68,8 +79,8 @@ def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
     """Earliest vertex-edge event by numpy's companion-matrix roots of every quartic, no
     pruning: the reference for the clipped, ordered search of first_contact."""
     best = np.inf
-    for (pj, vj, aj), (pe, ve, ae) in (((pa, va, aa), (pb, vb, ab)),
-                                        ((pb, vb, ab), (pa, va, aa))):
+    sides = (((pa, va, aa), (pb, vb, ab)), ((pb, vb, ab), (pa, va, aa)))
+    for (pj, vj, aj), (pe, ve, ae) in sides:
         m = len(pe)
         for j in range(len(pj)):
             for e in range(m):
@@ -80,7 +91,9 @@ def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
                     if abs(r.imag) > 1e-9 or not 0.0 <= r.real <= horizon:
                         continue
                     t = r.real
-                    at = lambda p, v, a, k: p[k] + v[k] * t + 0.5 * a[k] * t * t
+
+                    def at(p, v, a, k):
+                        return p[k] + v[k] * t + 0.5 * a[k] * t * t
                     u = at(pj, vj, aj, j) - at(pe, ve, ae, e)
                     w = at(pe, ve, ae, q) - at(pe, ve, ae, e)
                     d = u @ w / (w @ w)

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The engine on whole scenes: broad phase against brute force, contacts against shapely."""
 
 from hypothesis import given, strategies as st
@@ -451,8 +462,8 @@ def test_step_equals_detect_then_predict(predictor):
                                 for f in fields)
                 for c, p in enumerate(result.pairs.tolist())}
 
-    assert by_pair(contacts, 'kind', 'normal', 'depth') == by_pair(alone_c, 'kind', 'normal',
-                                                                    'depth')
+    fields = ('kind', 'normal', 'depth')
+    assert by_pair(contacts, *fields) == by_pair(alone_c, *fields)
     assert by_pair(predictions, 'time', 'side', 'vertex', 'edge', 'point') == by_pair(
         alone_p, 'time', 'side', 'vertex', 'edge', 'point')
 

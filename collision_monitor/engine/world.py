@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The engine: named polygon bodies, their poses, and every contact on every tick."""
 
 import numba
@@ -11,7 +22,7 @@ from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PRED
 from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
-                                            rows_finite_extent, validate_footprint)
+                                             rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
 from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
 from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon, Placement,
@@ -36,6 +47,7 @@ class Contacts:
         carried over while the contact lasts; for a new contact, interpolated from the state
         at the previous tick ([polygons]' interpolated time of collision); the current stamp
         when that state cannot place it; nan when detect was called without a stamp.
+
     """
 
     def __init__(self, names, rows, features, began):
@@ -86,6 +98,7 @@ class Predictions:
     vertex, edge : (k,) intp
     point, normal : (k, 2) float64
         Predicted contact point and unit normal from a to b (nan at time 0).
+
     """
 
     def __init__(self, names, pairs, time, side, vertex, edge, point, normal):
@@ -161,6 +174,7 @@ class CollisionWorld:
     >>> world.set_poses([[0.0, 0.0, 0.0]], ['robot'])
     >>> [(a, b) for a, b, _ in world.detect()]
     [('robot', 'shelf')]
+
     """
 
     def __init__(self):
@@ -263,6 +277,7 @@ class CollisionWorld:
 
         Raises ValueError for a wrong shape, non-finite values (naming the bodies) or
         coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
+
         """
         idx, arr = self._rows(poses, bodies, 'poses')
         self._poses[idx] = arr
@@ -348,6 +363,7 @@ class CollisionWorld:
             Time of these poses (seconds, any fixed origin).  With stamps, each contact says
             when it began (`Contacts.began`): a new contact is traced back into the interval
             since the previous stamped tick with `predictor`'s model of the previous state.
+
         """
         self._prepare()
         active = self.active
@@ -400,6 +416,7 @@ class CollisionWorld:
         -----
         Swept broad phase: each body's box holds every one of its vertex paths over the
         horizon under the predictor's model, so no pair that meets is dropped.
+
         """
         model = self._prediction_model(horizon, predictor)
         self._prepare()
@@ -638,6 +655,7 @@ class CollisionWorld:
     def _grow_features(self, cap):
         self._features = Features(np.zeros((cap, 2), FLOAT), np.zeros((cap, 2), FLOAT),
                                   np.zeros(cap, np.int8), np.zeros((cap, 2), INDEX))
+
 
 World = CollisionWorld
 """Alias of `CollisionWorld`."""

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Many convex polyhedra packed once, queried by pairs in one call.
 
 `PolyhedronSet` concatenates the prepared arrays of its `ConvexPolyhedron` members (vertices,
@@ -101,6 +112,7 @@ class PolyhedronSet:
         Most threads of a query (capped at numba's); None for numba's current setting.  A
         query of fewer than `constants.PARALLEL_WORK` pairs x vertices runs on one thread,
         whatever this says.
+
     """
 
     def __init__(self, polyhedra):
@@ -148,6 +160,7 @@ class PolyhedronSet:
             Unit normal from the first body of the pair to the second (where counts > 0).
         depths : (P,) float64
             Penetration depth, >= 0 (where counts > 0).
+
         """
         if not eps >= 0.0:
             raise ValueError(f'eps must be >= 0, got {eps}')

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Bounding volumes of [slides] and their overlap tests: sphere, AABB, OBB, capsule.
 
 Touching counts as overlapping throughout.
@@ -79,10 +90,12 @@ def bounding_sphere(points, method='ritter'):
     Parameters
     ----------
     points : (n, 3) array_like
+        Metres.
     method : {'ritter', 'centroid', 'box'}
         'centroid' and 'box' centre the sphere on the mean of the points or the centre of
         their AABB ([slides]' choices) with the radius the farthest point; 'ritter' is
         Ritter's near-minimal sphere (within about 5 to 20 % of the smallest).
+
     """
     pts = as_points3(points)
     if method == 'ritter':

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Distance tests of [slides]: point-point, line-point, line-line, segment-segment.
 
 Points are float64 3-vectors (metres).  A line is a point and a direction; a segment its two
@@ -150,8 +161,9 @@ def segment_distance(p1, q1, p2, q2):
     c1, c2 : (3,) float64
         The closest points on each segment (one of the pairs when they are not unique, as
         for parallel overlapping segments).
+
     """
     p1, q1, p2, q2 = (as_vector(x, n) for x, n in ((p1, 'p1'), (q1, 'q1'), (p2, 'p2'),
-                                                  (q2, 'q2')))
+                                                   (q2, 'q2')))
     dist, s, t = segment_distance_kernel(p1, q1, p2, q2)
     return float(dist), p1 + s * (q1 - p1), p2 + t * (q2 - p2)

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """GJK distance between convex hulls of point sets ([slides]' narrow phase).
 
 The Minkowski difference A - B (the configuration space obstacle, CSO) holds the origin iff
@@ -245,6 +256,7 @@ def gjk_distance(va, vb):
         0.0 when the hulls intersect (touching included).
     pa, pb : (3,) float64
         Closest points on each hull (zeros when they intersect).
+
     """
     d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(as_points3(va, 'va', False),
                                                       as_points3(vb, 'vb', False))
@@ -268,6 +280,7 @@ def gjk_distance_batch(va, vb):
     distance : (p,) float64, pa : (p, 3) float64, pb : (p, 3) float64
 
     Parallel over the pairs from `constants.PARALLEL_WORK` pairs x vertices on.
+
     """
     a = np.ascontiguousarray(va, dtype=np.float64)
     b = np.ascontiguousarray(vb, dtype=np.float64)

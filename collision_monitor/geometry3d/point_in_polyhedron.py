@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Point in polyhedron ([polygons], 3D): the facet-normal test and ray casting."""
 
 import numpy as np
@@ -110,11 +121,14 @@ def point_in_convex_polyhedron(points, vertices, faces):
     Parameters
     ----------
     points : (k, 3) array_like
+        The points to test (metres).
     vertices : (n, 3) array_like
+        The polyhedron's vertices (metres).
     faces : (m, 3) array_like of int
         Triangles, CCW seen from outside.
 
     Raises ValueError when the mesh is open, inconsistently wound, degenerate or not convex.
+
     """
     v, f, n, d = convex_mesh(vertices, faces)
     pts = as_points3(points)

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """`ConvexPolyhedron`: a convex mesh checked once, with what every query needs (face planes,
 edges and the faces at each, Gauss-map arcs, vertex adjacency, a bounding sphere), and the
 raw-array functions `separating_plane` and `contact_manifold` that build one per call."""
@@ -71,6 +82,7 @@ class ConvexPolyhedron:
     centre, radius : a sphere holding every vertex (Ritter's): two bodies whose spheres are
         more than eps (plus the tolerances) apart have no manifold, decided without the
         plane search.
+
     """
 
     __slots__ = ('vertices', 'faces', 'planes', 'edge_data', 'arcs', 'adjacency', 'tolerance',
@@ -183,6 +195,7 @@ def separating_plane(va, fa, vb, fb):
     Raises ValueError for open, inconsistently wound, degenerate or non-convex input.  For
     repeated queries on the same bodies, build `ConvexPolyhedron` objects once and call their
     `separating_plane` method.
+
     """
     return ConvexPolyhedron(va, fa, 'a').separating_plane(ConvexPolyhedron(vb, fb, 'b'))
 
@@ -214,5 +227,6 @@ def contact_manifold(va, fa, vb, fb, eps):
     back to 3D, are the contact points.  Degenerate hulls (a vertex or an edge touching) give
     the points of the one inside the other.  For repeated queries on the same bodies, build
     `ConvexPolyhedron` objects once and call their `contact_manifold` method.
+
     """
     return ConvexPolyhedron(va, fa, 'a').contact_manifold(ConvexPolyhedron(vb, fb, 'b'), eps)

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Facet intersection ([polygons], 3D): triangle-triangle and general planar facets."""
 
 import numpy as np
@@ -61,6 +72,7 @@ def triangle_intersection(t1, t2):
     ``u = n_1 x n_2``.  Each triangle meets that line in an interval; the triangles intersect
     in the overlap of the two intervals ([polygons]' "second to third sorted piercing points").
     Vertices within the tolerance of a plane count as on it, so touching triangles intersect.
+
     """
     a, n1 = _triangle(t1, 't1')
     b, n2 = _triangle(t2, 't2')
@@ -127,6 +139,7 @@ def facet_intersection(f1, f2):
     its plane from the second edge, z its normal), an edge P->Q of facet j with z_P, z_Q of
     opposite signs meets the plane at ``d = -z_P / (z_Q - z_P)``; that point is on facet i
     when its (x, y) passes the planar point-in-polygon test.  Then the roles swap.
+
     """
     a = as_points3(f1, 'f1')
     b = as_points3(f2, 'f2')

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Broad phase: every pair of bodies whose axis-aligned bounding boxes (AABBs) overlap.
 
 A uniform grid rebuilt every tick by a counting sort: O(N) per tick, nothing carried between
@@ -78,6 +89,7 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, order_key, cell_
     int
         The number of overlapping pairs; only the first ``len(pairs)`` are written, so the
         caller grows `pairs` and calls again when the count exceeds it.
+
     """
     n = aabb.shape[0]
     table = cell_start.shape[0] - 1

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Time of collision between moving polygons: constant velocity and constant acceleration.
 
 Model ([polygons], "Interpolating Time of Collision"): every vertex moves as a point,
@@ -324,6 +335,7 @@ class FirstContact(NamedTuple):
     normal : (2,) float64
         Unit normal from a to b at that time: the edge's outward normal, negated when the edge
         is b's (nan at time 0).
+
     """
 
     time: float
@@ -364,6 +376,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
     -------
     FirstContact or None
         None when the polygons do not touch within the horizon.
+
     """
     if not horizon > 0.0 or not np.isfinite(horizon):
         raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')

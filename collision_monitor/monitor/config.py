@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The monitor's configuration: frozen dataclasses, the parameter table and its checks.
 
 Pure Python (no rclpy): the node declares the parameters listed in `GLOBAL_PARAMETERS` and
@@ -15,8 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.constants import PREDICTORS
+from ..kernels.geometry2d.validation import validate_footprint
 
 DURABILITIES = ('volatile', 'transient_local')
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
@@ -24,7 +35,7 @@ POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStam
 
 
 class Param(NamedTuple):
-    """One parameter: name, default, description, (low, high) for numbers and their unit,
+    """One parameter: name, default, description, limits (low, high) for numbers and their unit,
     and whether it may change while the node runs (``read_only=False``).
 
     The default's type is the parameter's type; a list default of one empty string declares
@@ -34,7 +45,7 @@ class Param(NamedTuple):
     name: str
     default: object
     description: str
-    range: tuple = None
+    limits: tuple = None
     read_only: bool = True
     unit: str = ''
 
@@ -50,8 +61,8 @@ class Param(NamedTuple):
     def allowed(self):
         """What the parameter accepts, in words (error messages)."""
         span = ''
-        if self.range is not None:
-            span = f' from {self.range[0]!r} to {self.range[1]!r} {self.unit}'.rstrip()
+        if self.limits is not None:
+            span = f' from {self.limits[0]!r} to {self.limits[1]!r} {self.unit}'.rstrip()
         words = {'bool': 'true or false', 'int': f'an integer{span}',
                  'double': f'a number{span}', 'string': 'a string',
                  'string[]': 'a list of strings'}
@@ -87,7 +98,7 @@ class Param(NamedTuple):
         if not number:
             raise bad
         value = type(self.default)(value)
-        if self.range is not None and not self.range[0] <= value <= self.range[1]:
+        if self.limits is not None and not self.limits[0] <= value <= self.limits[1]:
             raise bad
         return value
 
@@ -128,21 +139,21 @@ GLOBAL_PARAMETERS = (
           'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
           'still ticks at tick_rate while sources are quiet.'),
     Param('engine_threads', 1,
-          'Threads of the engine\'s parallel kernels (capped at the cores). 1 keeps the tick '
+          "Threads of the engine's parallel kernels (capped at the cores). 1 keeps the tick "
           'latency steady when other processes share the cores; more pays from thousands '
           'of bodies.', (1, 1024)),
     Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace.'),
     Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.'),
     Param('footprint_padding', 0.0,
-          'Added to every footprint as Nav2\'s costmap pads: each vertex moves this far '
+          "Added to every footprint as Nav2's costmap pads: each vertex moves this far "
           'away from the body origin along x and along y, m.', (0.0, 10.0), unit='m'),
     Param('footprint_durability', 'volatile',
           'Durability of the footprint subscriptions: volatile connects to volatile and '
-          'transient-local publishers (Nav2\'s published_footprint is volatile); '
+          "transient-local publishers (Nav2's published_footprint is volatile); "
           'transient_local also gets the last footprint published before the node started, '
           'from transient-local publishers only.'),
     Param('enable_stamped_cmd_vel', False,
-          'The gate takes and publishes geometry_msgs/TwistStamped (Nav2\'s name); Twist '
+          "The gate takes and publishes geometry_msgs/TwistStamped (Nav2's name); Twist "
           'otherwise.'),
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
     Param('gate.body', '', 'The body whose velocity commands the gate filters.'),
@@ -342,6 +353,7 @@ def build_config(values, body_values, source_values):
         Body name -> {body parameter name -> value}.
     source_values : dict
         Source name -> {source parameter name -> value}.
+
     """
     values = check_runtime({p.name: values.get(p.name, p.default) for p in GLOBAL_PARAMETERS})
     max_vertices = values['max_vertices']
@@ -465,7 +477,7 @@ def markdown_table():
     for prefix, params in (('', GLOBAL_PARAMETERS), ('<body>.', BODY_PARAMETERS),
                            ('<source>.', SOURCE_PARAMETERS)):
         for p in params:
-            span = f'{p.range[0]!r} to {p.range[1]!r} {p.unit}'.strip() if p.range else ''
+            span = f'{p.limits[0]!r} to {p.limits[1]!r} {p.unit}'.strip() if p.limits else ''
             text = p.description.replace('|', '\\|')
             rows.append(f'| `{prefix}{p.name}` | {p.type_name} | {_markdown_default(p)} | '
                         f'{span} | {"" if p.read_only else "yes"} | {text} |')

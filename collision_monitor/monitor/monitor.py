@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The monitor: what the node does on every message and every tick, without ROS.
 
 It owns the engine (`CollisionWorld`), the pose histories, the input checks and the decisions:
@@ -15,12 +26,12 @@ import math
 import numpy as np
 
 from .config import Config, pad_footprint, parse_footprint
+from ..engine.world import CollisionWorld
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import estimate_motion, PoseHistory, push_pose, push_poses
 from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
-from ..engine.world import CollisionWorld
 
 # A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
 _PLACEHOLDER = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Message conversions at the edge: ROS messages to numbers, tick reports to messages.
 
 Imports message packages, never rclpy.  Outputs:
@@ -96,6 +107,7 @@ def pose_array_from_cdr(data, expected):
     (stamp in integer nanoseconds, frame_id, rows) with rows a read-only (k, 7) view ``x, y,
     z, qx, qy, qz, qw``; or raises ValueError (malformed, or not `expected` poses: refused
     before anything proportional to the message is allocated).
+
     """
     if len(data) < 16 or data[0] != 0 or data[1] not in (0, 1):
         raise ValueError('not a CDR-encoded message')

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The ROS 2 node: poses and footprints in; contacts, warnings, markers and state out.
 
 A lifecycle node (configure, activate, deactivate, cleanup, shutdown); with ``autostart``
@@ -23,22 +34,22 @@ from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
-from rclpy.signals import SignalHandlerOptions
-from rclpy.time import Time
 from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
 from rclpy.qos import (DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
+from rclpy.signals import SignalHandlerOptions
+from rclpy.time import Time
 from std_msgs.msg import Header
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
 from .frames import Frames
 from .messages import (contacts_array, health_status, markers_array, number_text,
-                       polygon_points, POSE_INPUTS, pose_array_from_cdr,
-                       state_array, TimeBase, warnings_array)
-from ..monitor.config import (BODY_PARAMETERS, body_names, build_config, check_runtime,
+                       polygon_points, pose_array_from_cdr, POSE_INPUTS, state_array,
+                       TimeBase, warnings_array)
+from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
                               GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
-                              SOURCE_PARAMETERS, source_names)
+                              source_names, SOURCE_PARAMETERS)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """The main job: a warehouse scenario played through the real node over DDS.
 
 Starts ``collision_monitor_node`` as a child process with ``config/demo_warehouse.yaml``,
@@ -20,10 +31,10 @@ import time
 
 import numpy as np
 
-from ..monitor.config import parse_footprint
+from .launcher import confine_dds, start_node, stop_node
 from ..kernels.geometry2d import polygons_intersect
 from ..kernels.kinematics import vertex_kinematics
-from .launcher import confine_dds, start_node, stop_node
+from ..monitor.config import parse_footprint
 
 CONFIG = pathlib.Path(__file__).resolve().parents[2] / 'config' / 'demo_warehouse.yaml'
 DURATION = 10.0  # s of scenario
@@ -143,7 +154,7 @@ def run(out_path, domain_id):
         p.position.x, p.position.y = pose[0], pose[1]
         p.orientation.z, p.orientation.w = math.sin(pose[2] / 2), math.cos(pose[2] / 2)
 
-    next_due = {k: 0.0 for k in RATES}
+    next_due = dict.fromkeys(RATES, 0.0)
     t0[0] = time.monotonic()
     wall0 = node.get_clock().now()
     origin[0] = wall0.nanoseconds * 1e-9

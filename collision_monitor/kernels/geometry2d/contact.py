@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Narrow phase of two polygons: the intersection test and the full contact description.
 
 A contact is described by its *features* ([polygons]' classification table and [tutorial]'s
@@ -177,8 +188,10 @@ def contact_kernel(poly_a, poly_b, tol, features, f0):
     # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
     for side in range(2):
         own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
-        other, orient_o, convex_o = (b, orient_b, convex_b) if side == 0 else (a, orient_a,
-                                                                             convex_a)
+        if side == 0:
+            other, orient_o, convex_o = b, orient_b, convex_b
+        else:
+            other, orient_o, convex_o = a, orient_a, convex_a
         for i in range(own.shape[0]):
             px = own[i, 0]
             py = own[i, 1]
@@ -281,6 +294,7 @@ class Contact:
         0 when that p_A is a vertex of a (body A of [tutorial] is a), 1 when of b.
     p_b_edge : (v,) intp
         The edge of the other body holding p_B.
+
     """
 
     __slots__ = ('kind', 'normal', 'depth', 'points', '_fpb', '_fkind', '_fidx')
@@ -361,6 +375,7 @@ def polygons_intersect(a, b):
     Convex pairs use the separating axis test; other pairs test every edge pair for a common
     point and then one vertex of each for containment in the other.  Touching within the
     length tolerance of `collision_monitor.kernels.constants` counts as intersecting.
+
     """
     pa = _PolygonInfo(a, 'a')
     pb = _PolygonInfo(b, 'b')
@@ -379,6 +394,7 @@ def contact(a, b):
     Returns
     -------
     Contact or None
+
     """
     pa = _PolygonInfo(a, 'a')
     pb = _PolygonInfo(b, 'b')

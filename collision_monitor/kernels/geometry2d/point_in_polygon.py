@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Point in polygon: the convex edge-side test and ray casting ([polygons])."""
 
 import numpy as np
@@ -91,6 +102,7 @@ def point_in_convex_polygon(points, polygon):
     The edge-side test of [polygons]: a point is inside when it is on the inner side of every
     edge; the scan over edges stops at the first edge that has it outside.  The result is only
     meaningful for convex polygons (see `point_in_polygon` for any simple polygon).
+
     """
     pts = as_points(points)
     poly = as_polygon(polygon)
@@ -106,6 +118,7 @@ def point_in_polygon(points, polygon):
     Parameters
     ----------
     points : (m, 2) array_like of float
+        The points to test.
     polygon : (n, 2) array_like of float
         Any simple polygon, CW or CCW, convex or concave.
 
@@ -115,6 +128,7 @@ def point_in_polygon(points, polygon):
         True inside or on the boundary, as MATLAB ``inpolygon`` returns ``in``.
     on_boundary : (m,) bool ndarray
         True within the length tolerance of an edge (see `collision_monitor.kernels.constants`).
+
     """
     pts = as_points(points)
     poly = as_polygon(polygon)

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Small numba helpers on 2D points: cross products, orientation, segments.
 
 Conventions: points are float64 pairs ``(x, y)`` in metres.  ``cross(ux, uy, vx, vy)`` is the
@@ -125,6 +136,7 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
     With d_i the signed distances of the endpoints of one segment from the line of the other,
     the segments cross when each pair straddles the other's line; the crossing parameter along
     p is d(p1) / (d(p1) - d(p2)), the d_i formula of [polygons] in a form that stays finite.
+
     """
     ox = p1x
     oy = p1y

@@ -1,5 +1,16 @@
 # Copyright 2026 The collision_monitor authors
-# SPDX-License-Identifier: Apache-2.0
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 """Edge intersection of polylines: MATLAB-style ``polyxpoly`` ([polygons])."""
 
 import numpy as np
@@ -92,6 +103,7 @@ def polyxpoly(x1, y1, x2, y2):
     several segments meet appears once per pair, as in MATLAB without its ``'unique'`` flag.
     Rows are ordered as MATLAB orders them: by the segment of the second polyline, then by the
     distance along it, then by the segment of the first.
+
     """
     x1, y1 = _as_line(x1, y1, 'x1/y1')
     x2, y2 = _as_line(x2, y2, 'x2/y2')
