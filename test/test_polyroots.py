@@ -19,7 +19,8 @@ from hypothesis import assume, given, strategies as st
 import numpy as np
 import pytest
 
-from collision_monitor.kernels.polyroots import bernstein4, clip_step, poly4_roots
+from collision_monitor.kernels.polyroots import (bernstein4, clip_step, cubic_roots, poly4_roots,
+                                                quadratic_roots)
 
 
 @given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
@@ -80,3 +81,23 @@ def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, 
     # a clip may stop short of the first point (the hull is only a bound), never beyond it
     if reached.any():
         assert clipped <= t[np.argmax(reached)] + 1e-12
+
+
+@given(st.floats(-3, 3), st.floats(-3, 3), st.floats(0.1, 10), st.booleans())
+def test_quadratic_roots_match_their_construction(r0, r1, scale, flip):
+    """a (t - r0)(t - r1) with both roots apart by more than 1e-3: both found on [-3, 3]."""
+    assume(abs(r0 - r1) > 1e-3)
+    a = -scale if flip else scale
+    n, x0, x1 = quadratic_roots(a, -a * (r0 + r1), a * r0 * r1, -3.0, 3.0)
+    assert n == 2
+    assert [x0, x1] == pytest.approx(sorted([r0, r1]), abs=1e-9)
+
+
+@given(st.lists(st.floats(0.02, 0.6), min_size=3, max_size=3), st.floats(0.1, 10))
+def test_cubic_roots_find_three_close_roots(gaps, scale):
+    """Sign-change roots of a cubic with three roots in [0, 2], 0.02 to 0.6 apart: the
+    pieces between its critical points (from `quadratic_roots`) hold one root each."""
+    roots = 0.05 + np.cumsum(gaps)
+    d = np.poly(roots)[::-1] * scale
+    n, *got = cubic_roots(*d, 0.0, 2.0)
+    assert n == 3 and np.allclose(got, roots, atol=1e-9)
