@@ -19,8 +19,8 @@ from hypothesis import assume, given, strategies as st
 import numpy as np
 import pytest
 
-from collision_monitor.kernels.polyroots import (bernstein4, clip_step, cubic_roots, poly4_roots,
-                                                quadratic_roots)
+from collision_monitor.kernels.polyroots import (bernstein4, clip_step, cubic_roots,
+                                                 poly4_roots, quadratic_roots)
 
 
 @given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
