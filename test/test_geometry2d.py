@@ -23,6 +23,7 @@ from shapely.geometry import Point
 
 from collision_monitor.kernels.geometry2d import (
     contact, ContactKind, is_convex, point_in_convex_polygon, point_in_polygon,
+    polygon_distance,
     polygons_intersect, polyxpoly, sat, validate_footprint)
 from collision_monitor.kernels.geometry2d.primitives import segment_intersection
 from shapes import rigid, simple_polygons, to_shapely
@@ -410,3 +411,33 @@ def test_equally_deep_axes_give_the_depth_and_a_separating_normal(offset):
         moved = to_shapely(b + result.depth * result.normal)
         assert moved.intersection(to_shapely(a)).area < 1e-12
         assert moved.distance(to_shapely(a)) < 1e-12
+
+
+@given(simple_polygons(), simple_polygons(), st.floats(-np.pi, np.pi), st.floats(-4, 4),
+       st.floats(-4, 4))
+def test_polygon_distance_matches_shapely(a, b, angle, tx, ty):
+    """Convex and concave pairs at random placements: the distance and both closest points
+    against shapely (distance, nearest_points), 0 for overlapping pairs."""
+    b = rigid(b, angle, tx, ty)
+    sa, sb = to_shapely(a), to_shapely(b)
+    d, pa, pb = polygon_distance(a, b)
+    expected = sa.distance(sb)
+    assert d == pytest.approx(expected, abs=1e-9)
+    if expected > 1e-9:
+        assert np.linalg.norm(pa - pb) == pytest.approx(d, abs=1e-12)
+        assert sa.exterior.distance(shapely.Point(pa)) < 1e-9
+        assert sb.exterior.distance(shapely.Point(pb)) < 1e-9
+
+
+def test_polygon_distance_named_cases():
+    """Side by side 1 m apart, corner to corner along the diagonal, one inside the other,
+    and a concave notch holding a square without touching it."""
+    sq = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    d, pa, pb = polygon_distance(sq, sq + [2.0, 0.0])
+    assert d == 1.0 and pa[0] == 1.0 and pb[0] == 2.0
+    assert polygon_distance(sq, sq + [2.0, 2.0])[0] == pytest.approx(np.sqrt(2.0))
+    assert polygon_distance(sq * 4 - 1, sq)[0] == 0.0
+    cup = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [2.0, 3.0], [2.0, 1.0], [1.0, 1.0],
+                    [1.0, 3.0], [0.0, 3.0]])
+    d, pa, pb = polygon_distance(cup, sq * 0.5 + [1.2, 1.5])
+    assert d == pytest.approx(0.2) and pa[0] == 1.0 and pb[0] == pytest.approx(1.2)
