@@ -296,3 +296,15 @@ def test_a_tip_that_rises_in_and_falls_back_meets_at_the_first_root():
     zero = np.zeros_like(box)
     assert first_contact(pos, vel, acc, box, zero, zero, 2.0).time == pytest.approx(
         expected, abs=1e-12)
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+def test_a_contact_exactly_at_the_horizon_is_within_it(predictor):
+    """Faces 2 m apart closing at 1 m/s meet at t = 2.0 exactly: inside a 2 s horizon (the
+    horizon is closed), outside a shorter one."""
+    world = World()
+    world.add_body('a', SQ, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', SQ, pose=(3.0, 0.0, 0.0))
+    world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
+    assert [(a, b, f.time) for a, b, f in world.predict(2.0, predictor)] == [('a', 'b', 2.0)]
+    assert len(world.predict(1.999, predictor)) == 0
