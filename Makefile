@@ -19,11 +19,11 @@ export PYTHONUNBUFFERED := 1
 $(STAMP): setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[ros,test,demo]'
+	$(PY) -m pip install --quiet -e '.[ros,test,demo,replay]'
 	touch $@
 
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[ros,test,demo,bench]'
+	$(PY) -m pip install --quiet -e '.[ros,test,demo,replay,bench]'
 	touch $@
 
 demo: $(STAMP)

@@ -52,6 +52,7 @@ setup(
                  'flake8-builtins', 'flake8-comprehensions', 'flake8-docstrings',
                  'flake8-import-order', 'flake8-quotes', 'pydocstyle'],
         'demo': ['matplotlib'],
+        'replay': ['rosbags', 'matplotlib'],
         'bench': ['shapely>=2', 'pymunk', 'box2d', 'python-fcl', 'matplotlib', 'tqdm'],
     },
     zip_safe=True,
@@ -63,6 +64,7 @@ setup(
     entry_points={
         'console_scripts': [
             'collision_monitor_node = collision_monitor.ros.node:main',
+            'collision_monitor_replay = collision_monitor.tools.replay:main',
         ],
     },
 )

@@ -1,0 +1,329 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Replay a recorded rosbag2 bag through the monitor, offline and as fast as the CPU allows.
+
+``collision_monitor_replay BAG --params-file PARAMS.yaml --output OUT`` reads the pose,
+odometry, pose-array and footprint topics of the parameter file from BAG (a rosbag2
+directory, MCAP or SQLite storage), ticks the same `Monitor` the node runs at ``tick_rate``
+on the recorded time line (the bag's receive times, as ``ros2 bag play --clock`` would give
+the node), writes the node's output topics to OUT (a rosbag2 bag, MCAP storage) and a
+near-miss report beside it (``OUT.csv`` and ``OUT.png``).
+
+Bags are read and written with `rosbags` (pure Python, no ROS install; reads MCAP and SQLite
+rosbag2 bags and writes MCAP); the output messages are the node's own
+(`ros.messages`), serialized by rclpy.
+"""
+
+import argparse
+import csv
+import dataclasses
+import pathlib
+import sys
+
+import numpy as np
+
+from ..kernels.geometry2d.distance import polygon_distance_kernel
+from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
+                              SOURCE_PARAMETERS)
+from ..monitor.monitor import Monitor, warmup
+from ..ros.messages import (contacts_array, markers_array, polygon_points, pose_array_from_cdr,
+                            POSE_INPUTS, state_array, TimeBase, warnings_array)
+
+OUTPUT_TOPICS = {
+    'contacts': 'diagnostic_msgs/msg/DiagnosticArray',
+    'warnings': 'diagnostic_msgs/msg/DiagnosticArray',
+    'state': 'diagnostic_msgs/msg/DiagnosticArray',
+    'markers': 'visualization_msgs/msg/MarkerArray',
+}
+
+
+def load_parameters(path, node_name='collision_monitor'):
+    """The ``ros__parameters`` of a ROS 2 parameter file for `node_name` (keyed ``/**``,
+    the node's name or ``/<namespace>/<name>``), flattened to dotted names."""
+    import yaml
+    data = yaml.safe_load(pathlib.Path(path).read_text()) or {}
+    namespaced = [k for k in data if str(k).endswith(f'/{node_name}')]
+    for key in ('/**', node_name, f'/{node_name}', *namespaced):
+        if key in data and 'ros__parameters' in data[key]:
+            return dict(_flatten(data[key]['ros__parameters']))
+    raise ValueError(f'{path}: no ros__parameters for /** or {node_name!r}')
+
+
+def _flatten(tree, prefix=''):
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f'{prefix}{key}.')
+        else:
+            yield f'{prefix}{key}', value
+
+
+def config_from_parameters(params):
+    """`Config` from flattened parameters, as the node builds it (same checks, same errors)."""
+    values = {p.name: params.get(p.name, p.default) for p in GLOBAL_PARAMETERS}
+    names = [n for n in values['bodies'] or [] if n]
+    sources = [n for n in values['sources'] or [] if n]
+    body_values = {n: {p.name: params.get(f'{n}.{p.name}', p.default) for p in BODY_PARAMETERS}
+                   for n in names}
+    source_values = {s: {p.name: params.get(f'{s}.{p.name}', p.default)
+                         for p in SOURCE_PARAMETERS} for s in sources}
+    return build_config(values, body_values, source_values)
+
+
+@dataclasses.dataclass
+class PairRecord:
+    """What the replay saw of one pair (times in seconds of the bag's time line)."""
+
+    first_warning: float = np.nan
+    min_time_to_collision: float = np.inf
+    contact_start: float = np.nan
+    contact_end: float = np.nan
+    closest: float = np.inf
+    warned: list = dataclasses.field(default_factory=list)    # tick times
+    touching: list = dataclasses.field(default_factory=list)  # tick times
+
+
+class Replay:
+    """The monitor of a configuration, fed from bag messages, ticking on their time line."""
+
+    def __init__(self, config, markers=True, log=print):
+        self.config = config
+        self.monitor = Monitor(config)
+        self.markers = markers
+        self.log = log
+        self.pairs = {}
+        self.skipped = {}   # reason -> count
+        self.period_ns = round(1e9 / config.tick_rate)
+        self.time = None
+        self._next_tick = None
+        self.inputs = {}    # topic -> (kind, index or source, expected msgtype)
+        for k, body in enumerate(config.bodies):
+            if body.pose_topic:
+                msgtype = body.pose_type.replace('/', '/msg/')
+                self.inputs[body.pose_topic] = ('pose', k, msgtype)
+            if body.footprint_topic:
+                self.inputs[body.footprint_topic] = ('footprint', k,
+                                                     'geometry_msgs/msg/PolygonStamped')
+        for source in config.sources:
+            self.inputs[source.topic] = ('bulk', source.name, 'geometry_msgs/msg/PoseArray')
+
+    def skip(self, reason):
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def feed(self, kind, who, msg, raw, log_ns):
+        """One input message at receive time `log_ns`: ticks due before it, then the input."""
+        if self.time is None:
+            self.time = TimeBase(log_ns)
+            self._next_tick = log_ns
+        yield from self.ticks_until(log_ns)
+        now = self.time.seconds(log_ns)
+        if kind == 'bulk':
+            try:
+                stamp_ns, frame, rows = pose_array_from_cdr(raw, len(self.monitor.sources[who]))
+            except ValueError as err:
+                self.skip(f'bulk message refused: {err}')
+                return
+            t = self.time.seconds(stamp_ns) if stamp_ns > 0 else now
+            for _, reason in self.monitor.bulk(who, t, frame, rows, now):
+                self.skip(reason)
+            return
+        header = msg.header
+        stamp_ns = header.stamp.sec * 10**9 + header.stamp.nanosec
+        t = self.time.seconds(stamp_ns) if stamp_ns > 0 else now
+        if kind == 'footprint':
+            error = self.monitor.footprint(who, polygon_points(msg))
+            if error:
+                self.skip(f'footprint refused: {error}')
+            return
+        reader = POSE_INPUTS[self.config.bodies[who].pose_type]
+        p = reader.pose(msg)
+        reason = self.monitor.pose(who, t, header.frame_id,
+                                   (p.position.x, p.position.y, p.orientation.x,
+                                    p.orientation.y, p.orientation.z, p.orientation.w), now)
+        if reason is None and reader.twist is not None:
+            tw = reader.twist(msg)
+            reason = self.monitor.twist(who, tw.linear.x, tw.linear.y, tw.angular.z)
+        if reason is not None:
+            self.skip(reason)
+
+    def ticks_until(self, log_ns):
+        """Run every tick due up to `log_ns`; yield ``(tick ns, {topic: message})``."""
+        while self._next_tick is not None and self._next_tick <= log_ns:
+            tick_ns = self._next_tick
+            self._next_tick += self.period_ns
+            yield tick_ns, self.tick(tick_ns)
+
+    def tick(self, tick_ns):
+        from builtin_interfaces.msg import Time
+        from std_msgs.msg import Header
+        now = self.time.seconds(tick_ns)
+        report = self.monitor.tick(now)
+        names = self.monitor.names
+        self._record(report, now)
+        header = Header(frame_id=self.config.frame_id,
+                        stamp=Time(sec=tick_ns // 10**9, nanosec=tick_ns % 10**9))
+        out = {'contacts': contacts_array(report, names, header, self.time),
+               'warnings': warnings_array(report, names, header)}
+        if report.state_changed:
+            out['state'] = state_array(report, names, header)
+        if self.markers:
+            out['markers'] = markers_array(report, self.monitor.world, names, header)
+        return out
+
+    def _record(self, report, now):
+        names = self.monitor.names
+        world = self.monitor.world
+        seen = set()
+        for i, j, _, began in report.contacts:
+            record = self.pairs.setdefault((names[i], names[j]), PairRecord())
+            if np.isnan(record.contact_start):
+                record.contact_start = began
+            record.contact_end = now
+            record.closest = 0.0
+            record.touching.append(now)
+            seen.add((i, j))
+        for i, j, first in report.warnings:
+            record = self.pairs.setdefault((names[i], names[j]), PairRecord())
+            if np.isnan(record.first_warning):
+                record.first_warning = now
+            record.min_time_to_collision = min(record.min_time_to_collision, first.time)
+            record.warned.append(now)
+            if (i, j) not in seen:  # apart: the boundaries' least distance
+                d = polygon_distance_kernel(world.world_vertices(names[i]),
+                                            world.world_vertices(names[j]))[0]
+                record.closest = min(record.closest, d)
+
+
+def replay(bag, params_file, output, node_name='collision_monitor', markers=True,
+           progress=True, log=print):
+    """Run a bag through the monitor of `node_name`'s parameters; write the output bag (the
+    node's topics under ``/<node_name>/``), the CSV and the PNG; return the `Replay` (its
+    `pairs` and `skipped`)."""
+    from rclpy.serialization import serialize_message
+    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+    from rosbags.typesys import get_typestore, Stores
+    config = config_from_parameters(load_parameters(params_file, node_name))
+    warmup()
+    run = Replay(config, markers=markers, log=log)
+    typestore = get_typestore(Stores.ROS2_JAZZY)
+    output = pathlib.Path(output)
+    with Reader(bag) as reader:
+        present = {c.topic: c for c in reader.connections}
+        used = []
+        for topic, (kind, who, msgtype) in run.inputs.items():
+            conn = present.get(topic)
+            if conn is None:
+                log(f'topic {topic} is not in the bag: its body gets no input from it')
+            elif conn.msgtype != msgtype:
+                log(f'topic {topic} holds {conn.msgtype}, expected {msgtype}: skipped')
+            else:
+                used.append(conn)
+        if not used:
+            raise ValueError(f'{bag}: none of the configured input topics is in the bag')
+        total = sum(c.msgcount for c in used) or 1
+        with Writer(output, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+            out_conns = {name: writer.add_connection(f'/{node_name}/{name}',
+                                                     msgtype, typestore=typestore)
+                         for name, msgtype in OUTPUT_TOPICS.items()}
+            done = 0
+            last_ns = None
+            for conn, log_ns, raw in reader.messages(connections=used):
+                kind, who, _ = run.inputs[conn.topic]
+                msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw, conn.msgtype)
+                for tick_ns, messages in run.feed(kind, who, msg, raw, log_ns):
+                    for name, message in messages.items():
+                        writer.write(out_conns[name], tick_ns, serialize_message(message))
+                done += 1
+                last_ns = log_ns
+                if progress and done % max(1, total // 20) == 0:
+                    print(f'\rreplay: {100 * done // total}%', end='', file=sys.stderr)
+            if progress:
+                print('\rreplay: 100%', file=sys.stderr)
+            if last_ns is not None:
+                for tick_ns, messages in run.ticks_until(last_ns):
+                    for name, message in messages.items():
+                        writer.write(out_conns[name], tick_ns, serialize_message(message))
+    write_report(run, output)
+    return run
+
+
+def write_report(run, output):
+    """The near-miss report: ``OUT.csv`` (one row per pair) and ``OUT.png`` (timeline)."""
+    rows = sorted(run.pairs.items(), key=lambda kv: min(
+        t for t in (kv[1].first_warning, kv[1].contact_start) if not np.isnan(t)))
+    base = run.time.epoch_ns * 1e-9 if run.time else 0.0
+    with open(f'{output}.csv', 'w', newline='') as f:
+        out = csv.writer(f)
+        out.writerow(['pair', 'first_warning', 'min_time_to_collision', 'contact_start',
+                      'contact_end', 'closest_approach'])
+        for (a, b), r in rows:
+            out.writerow([f'{a}|{b}', _abs(base, r.first_warning),
+                          '' if np.isinf(r.min_time_to_collision) else
+                          repr(r.min_time_to_collision), _abs(base, r.contact_start),
+                          _abs(base, r.contact_end),
+                          '' if np.isinf(r.closest) else repr(r.closest)])
+    _timeline(rows, f'{output}.png')
+
+
+def _abs(base, seconds):
+    """Seconds of the bag's time line as absolute epoch seconds, '' when none."""
+    return '' if np.isnan(seconds) else repr(base + seconds)
+
+
+def _timeline(rows, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(10, 1 + 0.4 * max(1, len(rows))))
+    for k, ((a, b), r) in enumerate(rows):
+        ax.plot(r.warned, [k] * len(r.warned), '|', color='orange', markersize=8)
+        ax.plot(r.touching, [k] * len(r.touching), '|', color='red', markersize=10)
+    ax.set_yticks(range(len(rows)), [f'{a}|{b}' for (a, b), _ in rows])
+    ax.set_xlabel('s from the start of the bag (orange: warned, red: in contact)')
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv=None):
+    """The ``collision_monitor_replay`` command."""
+    parser = argparse.ArgumentParser(prog='collision_monitor_replay', description=__doc__.split(
+        '\n\n')[0])
+    parser.add_argument('bag', help='a rosbag2 bag directory (metadata.yaml, MCAP or SQLite)')
+    parser.add_argument('--params-file', required=True, help="the node's parameter file")
+    parser.add_argument('--output', required=True, help='the output bag (MCAP) to write')
+    parser.add_argument('--node-name', default='collision_monitor',
+                        help="whose parameters to read, and the outputs' namespace")
+    parser.add_argument('--no-markers', action='store_true', help='leave out ~/markers')
+    args = parser.parse_args(argv)
+    try:
+        run = replay(args.bag, args.params_file, args.output, args.node_name,
+                     markers=not args.no_markers)
+    except (OSError, ValueError) as err:
+        print(f'collision_monitor_replay: {err}', file=sys.stderr)
+        return 2
+    except Exception as err:  # rosbags' own errors (a truncated or unreadable bag)
+        if type(err).__module__.startswith('rosbags'):
+            print(f'collision_monitor_replay: cannot read {args.bag}: {err}', file=sys.stderr)
+            return 2
+        raise
+    for reason, count in sorted(run.skipped.items()):
+        print(f'skipped {count} input(s): {reason}')
+    print(f'{len(run.pairs)} pairs warned or in contact; report {args.output}.csv, '
+          f'timeline {args.output}.png')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
