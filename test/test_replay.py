@@ -109,3 +109,11 @@ def test_a_bag_that_cannot_be_read_is_one_error_line(tmp_path, params, capsys):
                  str(tmp_path / 'out')])
     assert code == 2
     assert 'collision_monitor_replay: ' in capsys.readouterr().err
+
+
+def test_an_existing_output_is_not_overwritten(tmp_path, params, capsys):
+    write_bag(tmp_path / 'in', seconds=0.2)
+    (tmp_path / 'out').mkdir()
+    code = main([str(tmp_path / 'in'), '--params-file', str(params), '--output',
+                 str(tmp_path / 'out')])
+    assert code == 2 and 'exists already' in capsys.readouterr().err

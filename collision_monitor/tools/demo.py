@@ -26,6 +26,7 @@ import argparse
 import math
 import os
 import pathlib
+import shutil
 import sys
 import time
 
@@ -97,6 +98,38 @@ def true_contact_times(footprints, step=0.002):
     return first
 
 
+class _BagRecorder:
+    """What the demo publishes, written to a rosbag2 bag (MCAP) at its publish times, so
+    that ``collision_monitor_replay`` can play it again; nothing when rosbags is missing."""
+
+    def __init__(self, path, streams):
+        try:
+            from rosbags.rosbag2 import StoragePlugin, Writer
+            from rosbags.typesys import get_typestore, Stores
+        except ImportError:
+            self.writer = None
+            return
+        from rclpy.serialization import serialize_message
+        shutil.rmtree(path, ignore_errors=True)
+        self.path = path
+        self.serialize = serialize_message
+        self.writer = Writer(path, version=9, storage_plugin=StoragePlugin.MCAP)
+        self.writer.open()
+        store = get_typestore(Stores.ROS2_JAZZY)
+        self.conns = {name: self.writer.add_connection(topic, msgtype, typestore=store)
+                      for name, (topic, msgtype) in streams.items()}
+
+    def write(self, stream, stamp_ns, msg):
+        if self.writer is not None:
+            self.writer.write(self.conns[stream], stamp_ns, self.serialize(msg))
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            print(f'bag of the inputs: {self.path} (collision_monitor_replay {self.path} '
+                  f'--params-file {CONFIG} --output build/demo/replay)')
+
+
 def run(out_path, domain_id):
     """Play the scenario through the node; return the recorded events."""
     confine_dds(domain_id)
@@ -141,6 +174,10 @@ def run(out_path, domain_id):
                                           qos_profile_sensor_data),
         'tracker': node.create_publisher(PoseArray, '/tracker/poses', qos_profile_sensor_data),
     }
+    bag = _BagRecorder(out_path.parent / 'warehouse_bag', {
+        'amr': ('/amr/odom', 'nav_msgs/msg/Odometry'),
+        'forklift': ('/forklift/pose', 'geometry_msgs/msg/PoseStamped'),
+        'tracker': ('/tracker/poses', 'geometry_msgs/msg/PoseArray')})
     deadline = time.monotonic() + 60.0
     while not events['ready'] and time.monotonic() < deadline:
         rclpy.spin_once(node, timeout_sec=0.1)
@@ -186,10 +223,12 @@ def run(out_path, domain_id):
                     fill_pose(p, state[name][0])
                     msg.poses.append(p)
             pubs[stream].publish(msg)
+            bag.write(stream, node.get_clock().now().nanoseconds, msg)
         rclpy.spin_once(node, timeout_sec=0.002)
     end = time.monotonic() + 0.3
     while time.monotonic() < end:
         rclpy.spin_once(node, timeout_sec=0.05)
+    bag.close()
     node.destroy_node()
     rclpy.try_shutdown()
     code = stop_node(node_proc)

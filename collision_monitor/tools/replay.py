@@ -307,6 +307,10 @@ def main(argv=None):
                         help="whose parameters to read, and the outputs' namespace")
     parser.add_argument('--no-markers', action='store_true', help='leave out ~/markers')
     args = parser.parse_args(argv)
+    if pathlib.Path(args.output).exists():
+        print(f'collision_monitor_replay: {args.output} exists already; give another --output '
+              f'or remove it', file=sys.stderr)
+        return 2
     try:
         run = replay(args.bag, args.params_file, args.output, args.node_name,
                      markers=not args.no_markers)
