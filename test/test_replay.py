@@ -117,3 +117,10 @@ def test_an_existing_output_is_not_overwritten(tmp_path, params, capsys):
     code = main([str(tmp_path / 'in'), '--params-file', str(params), '--output',
                  str(tmp_path / 'out')])
     assert code == 2 and 'exists already' in capsys.readouterr().err
+
+
+def test_a_bare_mcap_file_replays_like_its_bag(tmp_path, params):
+    write_bag(tmp_path / 'in', seconds=3.5)
+    (mcap,) = (tmp_path / 'in').glob('*.mcap')
+    run = replay(mcap, params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    assert run.pairs[('a', 'b')].contact_start == pytest.approx(3.0, abs=1e-6)

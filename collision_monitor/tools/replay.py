@@ -15,7 +15,7 @@
 
 ``collision_monitor_replay BAG --params-file PARAMS.yaml --output OUT`` reads the pose,
 odometry, pose-array and footprint topics of the parameter file from BAG (a rosbag2
-directory, MCAP or SQLite storage), ticks the same `Monitor` the node runs at ``tick_rate``
+directory, MCAP or SQLite storage, or one .mcap file), ticks the same `Monitor` the node runs at ``tick_rate``
 on the recorded time line (the bag's receive times, as ``ros2 bag play --clock`` would give
 the node), writes the node's output topics to OUT (a rosbag2 bag, MCAP storage) and a
 near-miss report beside it (``OUT.csv`` and ``OUT.png``).
@@ -300,7 +300,8 @@ def main(argv=None):
     """The ``collision_monitor_replay`` command."""
     parser = argparse.ArgumentParser(prog='collision_monitor_replay', description=__doc__.split(
         '\n\n')[0])
-    parser.add_argument('bag', help='a rosbag2 bag directory (metadata.yaml, MCAP or SQLite)')
+    parser.add_argument('bag', help='a rosbag2 bag: a directory (metadata.yaml, MCAP or '
+                                    'SQLite) or one .mcap file')
     parser.add_argument('--params-file', required=True, help="the node's parameter file")
     parser.add_argument('--output', required=True, help='the output bag (MCAP) to write')
     parser.add_argument('--node-name', default='collision_monitor',
