@@ -17,8 +17,8 @@
 odometry, pose-array and footprint topics of the parameter file from BAG (a rosbag2
 directory, MCAP or SQLite storage, or one .mcap file), ticks the same `Monitor` the node
 runs at ``tick_rate`` on the recorded time line (the bag's receive times, as
-``ros2 bag play --clock`` would give the node), writes the node's output topics to OUT (a rosbag2 bag, MCAP storage) and a
-near-miss report beside it (``OUT.csv`` and ``OUT.png``).
+``ros2 bag play --clock`` would give the node), writes the node's output topics to OUT (a
+rosbag2 bag, MCAP storage) and a near-miss report beside it (``OUT.csv`` and ``OUT.png``).
 
 Bags are read and written with `rosbags` (pure Python, no ROS install; reads MCAP and SQLite
 rosbag2 bags and writes MCAP); the output messages are the node's own
