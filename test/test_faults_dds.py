@@ -209,3 +209,49 @@ def test_a_pose_jump_stops_nothing_else(harness):
     contacts.clear()
     h.spin_for(0.5, keep_b)
     assert 'b|wall' in names(contacts) and h.proc.poll() is None
+
+
+def _set(h, **values):
+    """Set parameters on the node (one request each, in order); return their results."""
+    from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+    from rcl_interfaces.srv import SetParameters
+    client = h.node.create_client(SetParameters, '/collision_monitor/set_parameters')
+    assert client.wait_for_service(5.0)
+    results = []
+    for name, value in values.items():
+        if isinstance(value, list):
+            v = ParameterValue(type=ParameterType.PARAMETER_STRING_ARRAY, string_array_value=value)
+        else:
+            v = ParameterValue(type=ParameterType.PARAMETER_STRING, string_value=value)
+        future = client.call_async(SetParameters.Request(
+            parameters=[Parameter(name=name.replace('__', '.'), value=v)]))
+        assert h.spin_until(future.done, 5.0)
+        results.append(future.result().results[0].successful)
+    return results
+
+
+def test_bodies_added_and_removed_while_running(harness):
+    """c joins (bodies, then its footprint and pose topic: an error while incomplete, the old
+    set running meanwhile) and touches a; then the wall leaves and a|wall is no more."""
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub_a = h.node.create_publisher(PoseStamped, '/f/a', SENSOR)
+    pub_c = h.node.create_publisher(PoseStamped, '/f/c', SENSOR)
+
+    def publish():
+        pub_a.publish(pose_stamped(h, 0.0, -0.8))   # touching the wall at y = -1.2
+        pub_c.publish(pose_stamped(h, 0.5, -0.6))
+
+    assert h.spin_until(lambda: 'a|wall' in names(contacts), 3.0, publish)
+    assert _set(h, bodies=['a', 'b', 'wall', 'c']) == [True]
+    assert h.spin_until(lambda: 'body set not changed' in h.log(), 3.0, publish)
+    assert _set(h, c__footprint=SQUARE.strip('"'), c__pose_topic='/f/c') == [True, True]
+    contacts.clear()
+    assert h.spin_until(lambda: 'a|c' in names(contacts), 3.0, publish)
+    assert 'a|wall' in names(contacts)
+    assert _set(h, bodies=['a', 'b', 'c']) == [True]
+    h.spin_for(0.2, publish)
+    contacts.clear()
+    h.spin_for(0.3, publish)
+    assert 'a|c' in names(contacts) and not any('wall' in n for n in names(contacts))
+    assert _set(h, bodies=['a', 'a']) == [False]  # duplicate names are refused

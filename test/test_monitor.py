@@ -316,3 +316,21 @@ def test_a_pose_jump_leaves_its_body_out_and_the_tick_runs():
     feed(m, 0.2, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
     report = m.tick(0.2)
     assert report.active[a] and [(i, j) for i, j, _, _ in report.contacts] == [(a, b)]
+
+
+def test_a_rebuilt_monitor_keeps_each_bodys_state_by_name():
+    """b leaves, c joins: a keeps its pose history (moving, not stale, at its velocity) and the
+    footprint it received on its topic; c starts unseen."""
+    m = Monitor(config({'a': body(pose_topic='/a', footprint_topic='/fa'),
+                        'b': body(pose_topic='/b')}))
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'a': (t, 0.0, 0.0), 'b': (5.0, 0.0, 0.0)})
+    assert m.footprint(m.index['a'], [[-1, -1], [1, -1], [1, 1], [-1, 1]]) is None
+    m.tick(0.2)
+    new = m.rebuilt(config({'c': body(pose_topic='/c'),
+                            'a': body(pose_topic='/a', footprint_topic='/fa')}))
+    assert new.names == ('c', 'a')
+    assert new.world.footprint('a').tolist() == [[-1, -1], [1, -1], [1, 1], [-1, 1]]
+    new.tick(0.25)
+    assert new._fresh[new.index['a']] and not new._seen[new.index['c']]
+    assert new._twists[new.index['a'], 0] == pytest.approx(1.0)

@@ -142,8 +142,11 @@ GLOBAL_PARAMETERS = (
           "Threads of the engine's parallel kernels (capped at the cores). 1 keeps the tick "
           'latency steady when other processes share the cores; more pays from thousands '
           'of bodies.', (1, 1024)),
-    Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace.'),
-    Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.'),
+    Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace. Set at '
+          "run time (with the new bodies' parameters) to add or remove bodies.",
+          read_only=False),
+    Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.',
+          read_only=False),
     Param('footprint_padding', 0.0,
           "Added to every footprint as Nav2's costmap pads: each vertex moves this far "
           'away from the body origin along x and along y, m.', (0.0, 10.0), unit='m'),
@@ -167,20 +170,27 @@ GLOBAL_PARAMETERS = (
 )
 
 BODY_PARAMETERS = (
-    Param('pose_topic', '', 'Topic of the body pose (empty: static, tf_frame or bulk source).'),
+    Param('pose_topic', '', 'Topic of the body pose (empty: static, tf_frame or bulk source).',
+          read_only=False),
     Param('tf_frame', '',
           'Track the body from tf alone: the transform from this frame (e.g. '
-          'robot1/base_footprint) into frame_id, looked up every tick.'),
-    Param('pose_type', 'geometry_msgs/PoseStamped', 'One of ' + ', '.join(POSE_TYPES) + '.'),
-    Param('footprint', '', 'Footprint in the body frame, "[[x, y], ...]" (metres).'),
-    Param('footprint_topic', '', 'geometry_msgs/PolygonStamped topic updating the footprint.'),
-    Param('static', False, 'The body never moves; its pose is `pose`.'),
-    Param('pose', [0.0, 0.0, 0.0], 'Pose [x, y, yaw] of a static body (m, m, rad).'),
+          'robot1/base_footprint) into frame_id, looked up every tick.', read_only=False),
+    Param('pose_type', 'geometry_msgs/PoseStamped', 'One of ' + ', '.join(POSE_TYPES) + '.',
+          read_only=False),
+    Param('footprint', '', 'Footprint in the body frame, "[[x, y], ...]" (metres).',
+          read_only=False),
+    Param('footprint_topic', '', 'geometry_msgs/PolygonStamped topic updating the footprint.',
+          read_only=False),
+    Param('static', False, 'The body never moves; its pose is `pose`.', read_only=False),
+    Param('pose', [0.0, 0.0, 0.0], 'Pose [x, y, yaw] of a static body (m, m, rad).',
+          read_only=False),
 )
 
 SOURCE_PARAMETERS = (
-    Param('topic', '', 'geometry_msgs/PoseArray topic: pose i belongs to body i of `bodies`.'),
-    Param('bodies', [''], 'Body names, in the order of the poses in each message.'),
+    Param('topic', '', 'geometry_msgs/PoseArray topic: pose i belongs to body i of `bodies`.',
+          read_only=False),
+    Param('bodies', [''], 'Body names, in the order of the poses in each message.',
+          read_only=False),
 )
 
 _NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
@@ -284,7 +294,11 @@ GROUPS = {'gate': GateConfig}
 """Parameter prefixes that are a nested dataclass of `Config`."""
 BUILT = ('bodies', 'sources', 'ignore_pairs')
 """Global parameters whose `Config` field is built from more than their own value."""
-RUNTIME_PARAMETERS = tuple(p for p in GLOBAL_PARAMETERS if not p.read_only)
+REBUILT = ('bodies', 'sources')
+"""Run-time parameters that change the body set: the node builds a new monitor for them (and
+for any parameter of a body or source namespace), carrying each body's state by name."""
+RUNTIME_PARAMETERS = tuple(p for p in GLOBAL_PARAMETERS
+                           if not p.read_only and p.name not in REBUILT)
 _GLOBAL = {p.name: p for p in GLOBAL_PARAMETERS}
 
 

@@ -151,6 +151,26 @@ class Monitor:
         self.apply_runtime(config)
 
     # configuration -------------------------------------------------------------------------
+    def rebuilt(self, config):
+        """A monitor for `config` (bodies or sources added, removed or changed) that keeps,
+        body by body and by name, what this one knows: pose histories, measured twists,
+        footprints received on topics, whether a pose was ever seen, and the refusal counts.
+        Contact start times and warning debounce begin anew."""
+        new = Monitor(config)
+        new.enabled = self.enabled
+        new.rejections = self.rejections.copy()
+        new._last_now = self._last_now
+        for name in set(self.names) & set(new.names):
+            a, b = self.index[name], new.index[name]
+            for old_rows, new_rows in zip(self.history, new.history):
+                new_rows[b] = old_rows[a]
+            new._seen[b] = self._seen[a]
+            if self.has_footprint[a] and new.config.bodies[b].footprint_topic:
+                # the last footprint from its topic is newer than the parameter's
+                new.world.set_footprint(name, self.world.footprint(name))
+                new.has_footprint[b] = True
+        return new
+
     def apply_runtime(self, config):
         """Take the run-time parameters (horizon, timeouts, debounce, predictor, ignores)."""
         self.config = config

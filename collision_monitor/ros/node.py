@@ -48,8 +48,8 @@ from .messages import (contacts_array, health_status, markers_array, number_text
                        polygon_points, pose_array_from_cdr, POSE_INPUTS, state_array,
                        TimeBase, warnings_array)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
-                              GLOBAL_PARAMETERS, RUNTIME_PARAMETERS, runtime_update,
-                              source_names, SOURCE_PARAMETERS)
+                              GLOBAL_PARAMETERS, REBUILT, RUNTIME_PARAMETERS,
+                              runtime_update, source_names, SOURCE_PARAMETERS)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
@@ -106,6 +106,9 @@ class CollisionMonitorNode(LifecycleNode):
         self._frames = Frames(None, '', 0)  # tf2 comes with the configuration
         self._tf_bodies = []
         self._tf_stamps = {}
+        self._inputs = []
+        self._command_input = None
+        self._rebuilding = False
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         if self.get_parameter('autostart').value:
@@ -214,7 +217,15 @@ class CollisionMonitorNode(LifecycleNode):
 
     def _validate_parameters(self, params):
         """Refuse a run-time change that `monitor.config` refuses (with its reason); every
-        other parameter is checked when the node configures."""
+        other parameter is checked when the node configures or the body set is rebuilt."""
+        try:
+            for p in params:
+                if p.name == 'bodies':
+                    body_names(p.value)
+                elif p.name == 'sources':
+                    source_names(p.value)
+        except ValueError as err:
+            return SetParametersResult(successful=False, reason=str(err))
         changes = {p.name: p.value for p in params if p.name in RUNTIME}
         if not changes:
             return SetParametersResult(successful=True)
@@ -228,11 +239,37 @@ class CollisionMonitorNode(LifecycleNode):
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, params):
-        changes = {p.name: p.value for p in params if p.name in RUNTIME}
-        if self.monitor is None or not changes:
+        if self.monitor is None or self._rebuilding:
             return
-        self.monitor.apply_runtime(runtime_update(self.monitor.config, changes))
-        self.get_logger().info(f'parameters changed: {sorted(changes)}')
+        changes = {p.name: p.value for p in params if p.name in RUNTIME}
+        if changes:
+            self.monitor.apply_runtime(runtime_update(self.monitor.config, changes))
+            self.get_logger().info(f'parameters changed: {sorted(changes)}')
+        if any(p.name in REBUILT or '.' in p.name and p.name.split('.')[0] != 'gate'
+               for p in params):
+            self._rebuild()
+
+    def _rebuild(self):
+        """Bodies or sources changed while running: a monitor for the new set (declaring the
+        new bodies' parameters), carrying each body's state by name, and subscriptions for
+        its topics.  An incomplete new body (no footprint or pose source yet) leaves the old
+        set running, with an error naming what is missing, until its parameters are set."""
+        self._rebuilding = True  # declaring the new parameters calls back here
+        try:
+            config = self._read_config()
+        except (ValueError, ParameterException) as err:
+            self.get_logger().error(f'body set not changed: invalid parameter {err}')
+            return
+        finally:
+            self._rebuilding = False
+        tf_body = next((b.name for b in config.bodies if b.tf_frame), None)
+        if tf_body is not None and not self._frames.available:
+            self.get_logger().error(f'body set not changed: invalid parameter {tf_body}.tf_frame:'
+                                    f' tracking a body from tf needs tf2_ros')
+            return
+        self.monitor = self.monitor.rebuilt(config)
+        self._subscribe_inputs(config)
+        self.get_logger().info(f'{len(config.bodies)} bodies: {", ".join(self.monitor.names)}')
 
     # interfaces ----------------------------------------------------------------------------
     def _create_interfaces(self, config):
@@ -243,6 +280,20 @@ class CollisionMonitorNode(LifecycleNode):
         self._pub_state = pub(DiagnosticArray, '~/state', LATCHED_QOS)
         self._pub_health = pub(DiagnosticArray, '/diagnostics', OUTPUT_QOS)
         self._pub_cmd = None
+        self._stamped = config.enable_stamped_cmd_vel
+        if config.gate.enabled:
+            kind = TwistStamped if self._stamped else Twist
+            self._pub_cmd = pub(kind, '~/cmd_vel_out', COMMAND_QOS)
+            self._command_input = self.create_subscription(kind, '~/cmd_vel_in',
+                                                           self._on_command, COMMAND_QOS)
+        self._subscribe_inputs(config)
+        self._service = self.create_service(SetBool, '~/enable', self._on_enable)
+
+    def _subscribe_inputs(self, config):
+        """Subscribe to the pose, footprint and bulk topics of `config`'s bodies (again after
+        a change of the body set, the old subscriptions dropped first)."""
+        for sub in self._inputs:
+            self.destroy_subscription(sub)
         subs = []
         for k, body in enumerate(config.bodies):
             if body.pose_topic:
@@ -256,19 +307,15 @@ class CollisionMonitorNode(LifecycleNode):
         for source in config.sources:
             subs.append(self.create_subscription(
                 PoseArray, source.topic, self._bulk_callback(source.name), POSE_QOS, raw=True))
-        self._stamped = config.enable_stamped_cmd_vel
-        if config.gate.enabled:
-            kind = TwistStamped if self._stamped else Twist
-            self._pub_cmd = pub(kind, '~/cmd_vel_out', COMMAND_QOS)
-            subs.append(self.create_subscription(kind, '~/cmd_vel_in', self._on_command,
-                                                 COMMAND_QOS))
         self._inputs = subs
-        self._service = self.create_service(SetBool, '~/enable', self._on_enable)
+        self._tf_bodies = [(k, b.tf_frame) for k, b in enumerate(config.bodies) if b.tf_frame]
+        self._tf_stamps = {}
 
     def _destroy_interfaces(self):
-        for sub in getattr(self, '_inputs', []):
+        for sub in [*self._inputs, *filter(None, [self._command_input])]:
             self.destroy_subscription(sub)
         self._inputs = []
+        self._command_input = None
         for name in ('_pub_contacts', '_pub_warnings', '_pub_markers', '_pub_state',
                      '_pub_health', '_pub_cmd'):
             p = getattr(self, name, None)
