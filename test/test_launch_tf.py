@@ -1,0 +1,92 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""launch_testing test of frames through tf2 (runs where ROS 2 with tf2_ros is installed).
+
+Starts the launch file and a static transform map -> odom (1 m along x); the cart's poses
+are published in odom, and the contact with the shelf (in map) is reported only through
+that transform.  Skipped where launch_testing or tf2_ros is not installed.
+"""
+
+import os
+import time
+import unittest
+
+import pytest
+
+launch_testing = pytest.importorskip('launch_testing')
+pytest.importorskip('launch_ros')
+pytest.importorskip('tf2_ros')
+
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402, I100
+from geometry_msgs.msg import PoseStamped  # noqa: E402
+from launch import LaunchDescription  # noqa: E402
+from launch.actions import IncludeLaunchDescription  # noqa: E402
+from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
+from launch_ros.actions import Node  # noqa: E402
+import launch_testing.actions  # noqa: E402
+import launch_testing.asserts  # noqa: E402
+import rclpy  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+@pytest.mark.launch_test
+def generate_test_description():
+    """The launch file with the example parameters, and map -> odom through tf2."""
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    launch_file = os.path.join(ROOT, 'launch', 'collision_monitor.launch.py')
+    return LaunchDescription([
+        Node(package='tf2_ros', executable='static_transform_publisher',
+             arguments=['--x', '1.0', '--frame-id', 'map', '--child-frame-id', 'odom']),
+        IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(launch_file),
+            launch_arguments={'params_file': os.path.join(ROOT, 'config',
+                                                          'collision_monitor.yaml')}.items()),
+        launch_testing.actions.ReadyToTest(),
+    ])
+
+
+class TestContactThroughTf(unittest.TestCase):
+    """The cart at (3.0, 2.5) in odom is at (4.0, 2.5) in map, on the shelf at (4, 2)."""
+
+    def test_contact_reported(self):
+        rclpy.init()
+        node = rclpy.create_node('launch_test_tf_probe')
+        got = []
+        node.create_subscription(DiagnosticArray, '/collision_monitor/contacts',
+                                 lambda m: got.extend(s.name for s in m.status), 10)
+        pub = node.create_publisher(PoseStamped, '/cart/pose', 10)
+        end = time.monotonic() + 120.0  # a cold numba cache compiles for tens of seconds
+        try:
+            while time.monotonic() < end and 'cart|shelf' not in got:
+                msg = PoseStamped()
+                msg.header.frame_id = 'odom'
+                msg.header.stamp = node.get_clock().now().to_msg()
+                msg.pose.position.x, msg.pose.position.y = 3.0, 2.5
+                msg.pose.orientation.w = 1.0
+                pub.publish(msg)
+                rclpy.spin_once(node, timeout_sec=0.05)
+        finally:
+            node.destroy_node()
+            rclpy.shutdown()
+        self.assertIn('cart|shelf', got)
+
+
+@launch_testing.post_shutdown_test()
+class TestExit(unittest.TestCase):
+    """The node and the transform publisher exit cleanly."""
+
+    def test_exit_code(self, proc_info):
+        launch_testing.asserts.assertExitCodes(proc_info)
