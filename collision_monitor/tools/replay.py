@@ -96,11 +96,10 @@ class PairRecord:
 class Replay:
     """The monitor of a configuration, fed from bag messages, ticking on their time line."""
 
-    def __init__(self, config, markers=True, log=print):
+    def __init__(self, config, markers=True):
         self.config = config
         self.monitor = Monitor(config)
         self.markers = markers
-        self.log = log
         self.pairs = {}
         self.skipped = {}   # reason -> count
         self.period_ns = round(1e9 / config.tick_rate)
@@ -214,7 +213,7 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
     from rosbags.typesys import get_typestore, Stores
     config = config_from_parameters(load_parameters(params_file, node_name))
     warmup()
-    run = Replay(config, markers=markers, log=log)
+    run = Replay(config, markers=markers)
     typestore = get_typestore(Stores.ROS2_JAZZY)
     output = pathlib.Path(output)
     with Reader(bag) as reader:
