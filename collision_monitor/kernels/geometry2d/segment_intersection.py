@@ -15,37 +15,18 @@
 
 import numpy as np
 
-from .primitives import length_tolerance, segment_intersection
+from .primitives import length_tolerance, polygon_scale, segment_intersection
 from ..constants import FLOAT, INDEX, jit
 
 
 @jit
-def _polyline_scale(x, y):
-    big = 0.0
-    lo_x = np.inf
-    hi_x = -np.inf
-    lo_y = np.inf
-    hi_y = -np.inf
-    for k in range(x.shape[0]):
-        if np.isfinite(x[k]) and np.isfinite(y[k]):
-            big = max(big, abs(x[k]), abs(y[k]))
-            lo_x = min(lo_x, x[k])
-            hi_x = max(hi_x, x[k])
-            lo_y = min(lo_y, y[k])
-            hi_y = max(hi_y, y[k])
-    if big == 0.0:
-        return 0.0
-    return big + max(hi_x - lo_x, hi_y - lo_y)
-
-
-@jit
-def _polyxpoly_kernel(x1, y1, x2, y2, xi, yi, ii, along):
+def _polyxpoly_kernel(x1, y1, x2, y2, tol, xi, yi, ii, along):
     """Fill the intersections of every segment of line 1 with every segment of line 2.
 
     Returns the count, or -(needed) when the output buffers are too small.  `along` gets the
-    parameter of each point along its segment of line 2 (for MATLAB's ordering).
+    parameter of each point along its segment of line 2 (for MATLAB's ordering); `tol` is the
+    length tolerance of both lines.
     """
-    tol = length_tolerance(max(_polyline_scale(x1, y1), _polyline_scale(x2, y2)))
     cap = xi.shape[0]
     count = 0
     for e in range(x1.shape[0] - 1):
@@ -107,13 +88,14 @@ def polyxpoly(x1, y1, x2, y2):
     """
     x1, y1 = _as_line(x1, y1, 'x1/y1')
     x2, y2 = _as_line(x2, y2, 'x2/y2')
+    tol = length_tolerance(max(_line_scale(x1, y1), _line_scale(x2, y2)))
     cap = 16
     while True:
         xi = np.empty(cap, FLOAT)
         yi = np.empty(cap, FLOAT)
         along = np.empty(cap, FLOAT)
         ii = np.empty((cap, 2), INDEX)
-        count = _polyxpoly_kernel(x1, y1, x2, y2, xi, yi, ii, along)
+        count = _polyxpoly_kernel(x1, y1, x2, y2, tol, xi, yi, ii, along)
         if count >= 0:
             break
         cap = -count
@@ -131,3 +113,9 @@ def _as_line(x, y, name):
     if np.any(np.isinf(x)) or np.any(np.isinf(y)):
         raise ValueError(f'{name}: infinite coordinates')
     return x, y
+
+
+def _line_scale(x, y):
+    """`polygon_scale` of the vertices of a polyline, NaN separators left out (0 for none)."""
+    points = np.column_stack((x, y))[~np.isnan(x)]
+    return polygon_scale(points) if points.shape[0] else 0.0
