@@ -418,11 +418,7 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        model = self._prediction_model(horizon, predictor)
-        self._prepare()
-        active = self.active
-        self._place(active)
-        n_pairs = self._swept_pairs(active, horizon, model)
+        _, n_pairs, model = self._swept_candidates(horizon, predictor)
         return self._predictions(n_pairs, horizon, model)
 
     def step(self, horizon, predictor=None, stamp=None):
@@ -432,29 +428,29 @@ class CollisionWorld:
         serve the narrow phase of `detect` too (its bounding-circle test drops the far ones
         first): the same contacts and predictions, one grid fewer per tick.
         """
-        model = self._prediction_model(horizon, predictor)
-        self._prepare()
-        active = self.active
-        self._place(active)
-        n_pairs = self._swept_pairs(active, horizon, model)
+        active, n_pairs, model = self._swept_candidates(horizon, predictor)
         return (self._contacts(n_pairs, stamp, active),
                 self._predictions(n_pairs, horizon, model))
-
-    def _prediction_model(self, horizon, predictor):
-        """Check horizon and predictor; return the `MotionModel`."""
-        if not horizon > 0.0 or not np.isfinite(horizon):
-            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        return self._model(predictor)
 
     def _model(self, predictor):
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
         return MotionModel.parse(self.predictor if predictor is None else predictor)
 
-    def _swept_pairs(self, active, horizon, model):
-        """Candidate pairs of the swept broad phase, in self._pairs; returns how many."""
+    def _swept_candidates(self, horizon, predictor):
+        """Check the arguments, place the active bodies and run the swept broad phase.
+
+        Returns ``(active, n_pairs, model)``: the candidate pairs are the first n_pairs rows
+        of self._pairs.
+        """
+        if not horizon > 0.0 or not np.isfinite(horizon):
+            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
+        model = self._model(predictor)
+        self._prepare()
+        active = self.active
+        self._place(active)
         swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
                     self._swept)
-        return self._broad_phase(self._swept, active)
+        return active, self._broad_phase(self._swept, active), model
 
     def _predictions(self, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
