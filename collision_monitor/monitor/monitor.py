@@ -342,21 +342,19 @@ class Monitor:
         report.active = active
         report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
         contacts, predictions = self.world.step(cfg.horizon, stamp=now)
-        touching = set()
+        touching = {}
         for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
             if pair in self._ignored:
                 continue
-            touching.add(pair)
-            report.contacts.append((*pair, contacts[c], float(contacts.began[c])))
+            touching[pair] = contacts[c]
+            report.contacts.append((*pair, touching[pair], float(contacts.began[c])))
         predicted = {}
         for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
             if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
                 continue
             predicted[pair] = predictions[c]
         report.warnings = self._debounce(predicted, now)
-        self._last_touching = {pair: contacts[c] for c, pair in
-                               enumerate(map(tuple, contacts.pairs.tolist()))
-                               if pair not in self._ignored}
+        self._last_touching = touching
         self._last_active = set(np.nonzero(active)[0].tolist())
         state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
                  frozenset(report.stale))
