@@ -53,7 +53,7 @@ setup(
                  'flake8-import-order', 'flake8-quotes', 'pydocstyle'],
         'demo': ['matplotlib'],
         'replay': ['rosbags', 'matplotlib'],
-        'bench': ['shapely>=2', 'pymunk', 'box2d', 'python-fcl', 'matplotlib', 'tqdm'],
+        'bench': ['shapely>=2', 'pymunk>=7', 'box2d', 'python-fcl', 'coal', 'matplotlib', 'tqdm'],
     },
     zip_safe=True,
     maintainer='collision_monitor maintainers',

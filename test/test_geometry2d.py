@@ -14,6 +14,7 @@
 """2D predicates against independent references: shapely, exact rationals, the seed."""
 
 from fractions import Fraction
+import math
 
 from hypothesis import assume, example, given, strategies as st
 import numpy as np
@@ -25,10 +26,18 @@ from collision_monitor.kernels.geometry2d import (
     contact, ContactKind, is_convex, point_in_convex_polygon, point_in_polygon,
     polygon_distance,
     polygons_intersect, polyxpoly, sat, validate_footprint)
-from collision_monitor.kernels.geometry2d.primitives import segment_intersection
+from collision_monitor.kernels.geometry2d.primitives import norm, segment_intersection
 from shapes import rigid, simple_polygons, to_shapely
 
 SQUARE = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+
+
+@given(st.floats(-1e300, 1e300), st.floats(-1e300, 1e300))
+@example(1e-200, 3e-200)
+@example(1e200, -3e200)
+@example(0.0, 0.0)
+def test_norm_is_hypot_within_an_ulp(x, y):
+    assert norm(x, y) == pytest.approx(math.hypot(x, y), rel=2.5e-16, abs=0.0)
 
 
 # --- polyxpoly -----------------------------------------------------------------------------

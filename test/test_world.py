@@ -89,6 +89,30 @@ def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
     assert got == brute_force_pairs(world._aabb, active, world._movable)
 
 
+def test_every_box_holds_its_body_and_long_bodies_get_their_vertex_box():
+    """A body filling half its bounding disc or more gets the disc's box, a longer one the box
+    of its vertices; either holds every vertex."""
+    rng = np.random.default_rng(5)
+    shapes, poses = random_scene(rng, 400, 30.0, big=3)
+    world = build(shapes, poses)
+    world.detect()
+    assert world._packed_bodies.disc_box[0]  # a rectangle of sides 1 and 0.6
+    assert not world._packed_bodies.disc_box[-1]  # a 40 m x 0.4 m wall
+    for k, shape in enumerate(shapes):
+        verts = world.world_vertices(f'b{k}')
+        xmin, ymin, xmax, ymax = world._aabb[k]
+        assert (verts[:, 0] >= xmin).all() and (verts[:, 0] <= xmax).all()
+        assert (verts[:, 1] >= ymin).all() and (verts[:, 1] <= ymax).all()
+        fill = shapely.Polygon(shape).area / (np.pi * np.max(np.hypot(*shape.T)) ** 2)
+        tight = max(xmax - xmin - np.ptp(verts[:, 0]), ymax - ymin - np.ptp(verts[:, 1]))
+        if fill < 0.5:
+            assert tight < 1e-9
+        else:
+            r = np.max(np.hypot(*shape.T))
+            assert np.allclose([xmin, ymin, xmax, ymax],
+                               [*(poses[k, :2] - r), *(poses[k, :2] + r)], atol=1e-9)
+
+
 @pytest.mark.parametrize('seed, spread', [(10, 40.0), (11, 20.0), (12, 100.0)])
 def test_detect_matches_shapely_strtree(seed, spread):
     """Every pair shapely finds intersecting is a contact, and nothing else is."""

@@ -20,12 +20,12 @@ from ..kernels.broadphase import grid_pairs, GridWorkspace
 from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
                                  set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
-from ..kernels.geometry2d.primitives import centroid
+from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
-from ..kernels.narrowphase import narrow_phase, pair_tolerance, place_bodies
-from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon, Placement,
+from ..kernels.narrowphase import DISC_BOX_FILL, narrow_phase, pair_tolerance, place_bodies
+from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon,
                               PredictionRows)
 from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
                            pack_predictions)
@@ -129,7 +129,8 @@ class Predictions:
 
 
 class _Body:
-    __slots__ = ('name', 'offsets', 'orient', 'convex', 'centroid', 'radius', 'static')
+    __slots__ = ('name', 'offsets', 'orient', 'convex', 'centroid', 'radius', 'disc_box',
+                 'static')
 
     def __init__(self, name, footprint, static):
         self.name = name
@@ -139,6 +140,8 @@ class _Body:
         self.centroid = np.array(centroid(self.offsets))
         # [polygons]: rho_i = max norm(s_i^P), constant, about the body's origin
         self.radius = float(np.max(np.hypot(self.offsets[:, 0], self.offsets[:, 1])))
+        fill = abs(signed_area(self.offsets)) / (np.pi * self.radius ** 2)
+        self.disc_box = bool(fill >= DISC_BOX_FILL)
         self.static = bool(static)
 
 
@@ -374,7 +377,7 @@ class CollisionWorld:
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
         while True:
             nc, nf = narrow_phase(self._pairs, n_pairs, self._poses, self._packed_bodies,
-                                  self._placement, self._pair_vertices, self._c_rows,
+                                  self._aabb, self._pair_vertices, self._c_rows,
                                   self._features)
             if nf <= self._features.xy.shape[0]:
                 break
@@ -554,10 +557,10 @@ class CollisionWorld:
         return out
 
     def _place(self, active):
-        """World vertices, boxes and centroids of the active bodies, once per change of state
-        (a tick's detect and predict share them)."""
+        """Boxes of the active bodies, once per change of state (a tick's detect and predict
+        share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, self._packed_bodies, *self._placement)
+            place_bodies(self._poses, active, self._packed_bodies, self._aabb)
             self._placed = True
 
     def _prepare(self):
@@ -585,10 +588,9 @@ class CollisionWorld:
         self._radius = np.array([b.radius for b in bodies], dtype=FLOAT)
         self._movable = np.array([not b.static for b in bodies], dtype=np.bool_)
         self._packed_bodies = Bodies(self._offsets, self._vstart, self._orient, self._convex,
-                                     self._radius, self._centroid_offsets)
-        self._placement = Placement(np.zeros((n, 2), FLOAT), np.zeros((n, 4), FLOAT),
-                                    np.zeros((n, 2), FLOAT))
-        self._aabb = self._placement.aabb
+                                     self._radius, self._centroid_offsets,
+                                     np.array([b.disc_box for b in bodies], dtype=np.bool_))
+        self._aabb = np.zeros((n, 4), FLOAT)
         self._motion = Motion(self._poses, self._twists, self._accels)
         self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)

@@ -22,7 +22,8 @@ JIT policy
   module globals they read, so constants used inside kernels live here and only here; clear the
   cache after changing this file (CI always starts from an empty cache).
 * Parallel kernels (``parallel=True``) are cached too; used where an independent loop over
-  bodies measured faster than its serial form on two cores (`narrowphase.place_bodies`).
+  bodies or pairs measured faster than its serial form on two cores (`toi.first_contacts`,
+  `kinematics.swept_boxes`, the 3D batch kernels).
   A parallel kernel takes every array it writes as an argument of its own, never inside a
   tuple: numba 0.68's parallel pass can drop the stores to an array unpacked from a tuple
   argument when two of the tuple's arrays have one type and the loop's result is not read

@@ -16,81 +16,88 @@
 Bodies are packed: the vertex offsets of body b (its footprint in its own frame, [polygons]'
 constant s_i^P) are rows ``vstart[b]:vstart[b + 1]`` of one (V, 2) array.  A pose is
 ``(x, y, yaw)``: world = R(yaw) offset + (x, y).  World vertices are never stored for all
-bodies: `place_bodies` keeps only boxes and centroids (writing every vertex measured as the
-larger part of its time, memory-bound), and the narrow phase places the two bodies of each
-candidate pair into a small scratch.
+bodies: `place_bodies` writes only boxes, most of them from the pose and the bounding radius
+alone, and the narrow phase places the two bodies of each candidate pair into a small
+scratch.
 """
 
-import numba
 import numpy as np
 
-from .constants import jit, jit_parallel
-from .geometry2d.contact import contact_kernel, polygons_intersect_kernel
+from .constants import jit
+from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.primitives import box_padding, length_tolerance
+from .geometry2d.separating_axis import sat_kernel
 from .packed import Polygon
 from .trig import sincos
 
+DISC_BOX_FILL = 0.5
+"""A body whose footprint covers at least this share of its bounding disc (area over
+pi rho^2) gets the disc's box, ``(x, y) +- rho`` whatever its yaw: no sine, cosine or vertex
+per tick.  The box of a longer body (a shelf, a wall) follows its vertices, as a disc box
+would hold far more space than the body.  A choice of speed only: any box holding the body
+gives the same contacts."""
 
-@jit_parallel
-def place_bodies(poses, active, bodies, sincos_yaw, aabb, centroids):
-    """The world AABB and centroid of every active body (`packed.Bodies` in; the arrays of a
-    `packed.Placement` out, passed one by one as every parallel kernel's outputs are).
 
-    Each box is widened by `box_padding`, so that the broad phase keeps every pair the narrow
-    phase takes as touching (a gap within `pair_tolerance`).
+@jit
+def place_bodies(poses, active, bodies, aabb):
+    """Write the world AABB of every active body (`packed.Bodies` in, (N, 4) `aabb` out).
 
-    Two ``prange`` loops over bodies: sin and cos of every yaw first, into `sincos_yaw`
-    (N, 2) (a loop LLVM vectorises: measured 2x cheaper than computing them beside the
-    vertex loop), then the boxes.  Parallel: measured faster than a serial loop from 1,000
-    bodies on two cores, and a few microseconds of thread hand-off for a handful of bodies.
+    A body with ``bodies.disc_box`` gets its bounding disc's box, any other the box of its
+    world vertices.  Each box is widened by `box_padding`, so that the broad phase keeps
+    every pair the narrow phase takes as touching (a gap within `pair_tolerance`).  Serial:
+    a few nanoseconds a body, less than handing the loop to other threads costs below
+    100,000 bodies.
     """
-    offsets, vstart, centroid_offsets = bodies.offsets, bodies.vstart, bodies.centroid_offsets
-    for b in numba.prange(poses.shape[0]):
-        sincos_yaw[b, 0], sincos_yaw[b, 1] = sincos(poses[b, 2])
-    for b in numba.prange(poses.shape[0]):
+    offsets, vstart = bodies.offsets, bodies.vstart
+    radius, disc_box = bodies.radius, bodies.disc_box
+    for b in range(poses.shape[0]):
         if not active[b]:
             continue
         x = poses[b, 0]
         y = poses[b, 1]
-        s = sincos_yaw[b, 0]
-        c = sincos_yaw[b, 1]
-        xmin = np.inf
-        ymin = np.inf
-        xmax = -np.inf
-        ymax = -np.inf
-        for v in range(vstart[b], vstart[b + 1]):
-            ox = offsets[v, 0]
-            oy = offsets[v, 1]
-            wx = x + c * ox - s * oy
-            wy = y + s * ox + c * oy
-            xmin = min(xmin, wx)
-            xmax = max(xmax, wx)
-            ymin = min(ymin, wy)
-            ymax = max(ymax, wy)
+        if disc_box[b]:
+            r = radius[b]
+            xmin = x - r
+            ymin = y - r
+            xmax = x + r
+            ymax = y + r
+        else:
+            s, c = sincos(poses[b, 2])
+            xmin = np.inf
+            ymin = np.inf
+            xmax = -np.inf
+            ymax = -np.inf
+            for v in range(vstart[b], vstart[b + 1]):
+                wx = x + c * offsets[v, 0] - s * offsets[v, 1]
+                wy = y + s * offsets[v, 0] + c * offsets[v, 1]
+                xmin = min(xmin, wx)
+                xmax = max(xmax, wx)
+                ymin = min(ymin, wy)
+                ymax = max(ymax, wy)
         pad = box_padding(xmin, ymin, xmax, ymax)
         aabb[b, 0] = xmin - pad
         aabb[b, 1] = ymin - pad
         aabb[b, 2] = xmax + pad
         aabb[b, 3] = ymax + pad
-        ox = centroid_offsets[b, 0]
-        oy = centroid_offsets[b, 1]
-        centroids[b, 0] = x + c * ox - s * oy
-        centroids[b, 1] = y + s * ox + c * oy
 
 
 @jit
-def world_vertices(b, poses, sincos_yaw, offsets, vstart, out):
-    """Write body b's world vertices to rows 0, 1, ... of `out`; return that view."""
+def placed_polygon(b, poses, bodies, out):
+    """Body b placed at its pose, as a `packed.Polygon` whose vertices are rows 0, 1, ...
+    of `out` (a view)."""
+    offsets, vstart = bodies.offsets, bodies.vstart
     x = poses[b, 0]
     y = poses[b, 1]
-    s = sincos_yaw[b, 0]
-    c = sincos_yaw[b, 1]
+    s, c = sincos(poses[b, 2])
     k = 0
     for v in range(vstart[b], vstart[b + 1]):
         out[k, 0] = x + c * offsets[v, 0] - s * offsets[v, 1]
         out[k, 1] = y + s * offsets[v, 0] + c * offsets[v, 1]
         k += 1
-    return out[:k]
+    ox = bodies.centroid_offsets[b, 0]
+    oy = bodies.centroid_offsets[b, 1]
+    return Polygon(out[:k], bodies.orient[b], bodies.convex[b], x + c * ox - s * oy,
+                   y + s * ox + c * oy)
 
 
 @jit
@@ -105,21 +112,20 @@ def pair_tolerance(aabb, i, j):
 
 
 @jit
-def narrow_phase(pairs, n_pairs, poses, bodies, placed, scratch, rows, features):
+def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     """Test candidate pairs and describe every contact (`packed.ContactRows` and
     `packed.Features` out).
 
-    For each candidate (i, j): the bounding circles of [polygons] (radius about the body origin,
-    fixed at registration) reject far pairs, then `polygons_intersect_kernel`, then
-    `contact_kernel` writes the pair's features.  Contact c owns feature rows
-    ``fstart[c]:fstart[c + 1]``.  `scratch` (2, M, 2), M the largest vertex count, holds the
-    world vertices of the pair under test, placed with `place_bodies`'s sines and cosines.
+    For each candidate (i, j): the bounding circles of [polygons] (radius about the body
+    origin, fixed at registration) reject far pairs, then the separating axis test (convex
+    pairs) or `polygons_intersect_kernel`, then `contact_on_axis` writes the pair's features.
+    Contact c owns feature rows ``fstart[c]:fstart[c + 1]``.  `scratch` (2, M, 2), M the
+    largest vertex count, holds the world vertices of the pair under test.
 
     Returns ``(contacts, features_needed)``; when features_needed exceeds the feature rows
     they are incomplete and the caller grows the buffers and calls again.
     """
-    offsets, vstart, orient, convex, radius, _ = bodies
-    sincos_yaw, aabb, centroids = placed
+    radius = bodies.radius
     out_pairs, out_kind, out_normal, out_depth, fstart = rows
     nc = 0
     nf = 0
@@ -133,14 +139,20 @@ def narrow_phase(pairs, n_pairs, poses, bodies, placed, scratch, rows, features)
         reach = radius[i] + radius[j] + tol
         if dx * dx + dy * dy > reach * reach:
             continue
-        a = world_vertices(i, poses, sincos_yaw, offsets, vstart, scratch[0])
-        b = world_vertices(j, poses, sincos_yaw, offsets, vstart, scratch[1])
-        if not polygons_intersect_kernel(a, orient[i], convex[i], b, orient[j], convex[j], tol):
+        a = placed_polygon(i, poses, bodies, scratch[0])
+        b = placed_polygon(j, poses, bodies, scratch[1])
+        if a.convex and b.convex:
+            # the test's axes, computed in full for a pair that is not separated, serve the
+            # contact's normal and depth
+            axis = sat_kernel(a.vertices, a.orient, b.vertices, b.orient, tol, True)[:3]
+            if axis[0] > tol:
+                continue
+        elif polygons_intersect_kernel(a.vertices, a.orient, a.convex, b.vertices, b.orient,
+                                       b.convex, tol):
+            axis = NO_AXIS
+        else:
             continue
-        cnt, kind, nx, ny, depth = contact_kernel(
-            Polygon(a, orient[i], convex[i], centroids[i, 0], centroids[i, 1]),
-            Polygon(b, orient[j], convex[j], centroids[j, 0], centroids[j, 1]),
-            tol, features, nf)
+        cnt, kind, nx, ny, depth = contact_on_axis(a, b, tol, features, nf, axis)
         if cnt == 0:
             continue  # touching within the test's tolerance but no feature: not a contact
         nf = -cnt if cnt < 0 else nf + cnt

@@ -32,6 +32,7 @@ class Bodies(NamedTuple):
     convex: np.ndarray            # (N,) bool
     radius: np.ndarray            # (N,) bounding radius about the origin, max |offset| (m)
     centroid_offsets: np.ndarray  # (N, 2) centroid, body frame (m)
+    disc_box: np.ndarray          # (N,) bool: box from the bounding disc (`place_bodies`)
 
 
 class Motion(NamedTuple):
@@ -40,14 +41,6 @@ class Motion(NamedTuple):
     poses: np.ndarray   # (N, 3) x, y (m), yaw (rad)
     twists: np.ndarray  # (N, 3) vx, vy (m/s), omega (rad/s)
     accels: np.ndarray  # (N, 3) ax, ay (m/s^2), alpha (rad/s^2)
-
-
-class Placement(NamedTuple):
-    """What `narrowphase.place_bodies` computes from the poses, per body."""
-
-    sincos: np.ndarray     # (N, 2) sin and cos of the yaw
-    aabb: np.ndarray       # (N, 4) xmin, ymin, xmax, ymax, widened by `box_padding`
-    centroids: np.ndarray  # (N, 2) world centroid
 
 
 class Features(NamedTuple):

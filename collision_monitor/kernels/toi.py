@@ -440,7 +440,8 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
     `first_contact_kernel`, M at least the largest vertex count: a ``prange`` over the S
     slots, slot s taking pairs s, s + S, ...
     """
-    offsets, vstart, orient, convex, radius, _ = bodies
+    offsets, vstart, orient, convex = bodies.offsets, bodies.vstart, bodies.orient, bodies.convex
+    radius = bodies.radius
     n_slots = scratch.shape[0]
     for slot in numba.prange(n_slots):
         kin = scratch[slot]

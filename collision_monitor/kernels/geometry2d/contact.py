@@ -35,7 +35,7 @@ import enum
 import numpy as np
 
 from .point_in_polygon import point_in_convex_kernel, point_in_polygon_kernel
-from .primitives import (centroid, closest_on_segment, cross, length_tolerance,
+from .primitives import (centroid, closest_on_segment, cross, length_tolerance, norm,
                          outward_normal, polygon_scale, segment_intersection)
 from .separating_axis import sat_kernel
 from .validation import as_polygon, is_convex, polygon_orientation
@@ -127,8 +127,17 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     n = poly.shape[0]
     best_e = -1
     best_s = -1.0
+    # an edge with both ends beyond the tolerance on one side of the line c-p is skipped
+    # before `segment_intersection`, by the same arithmetic as its own straddle test
+    ex = px - cx
+    ey = py - cy
+    band = tol * norm(ex, ey)
     for k in range(n):
         j = k + 1 if k + 1 < n else 0
+        dk = cross(ex, ey, poly[k, 0] - cx, poly[k, 1] - cy)
+        dj = cross(ex, ey, poly[j, 0] - cx, poly[j, 1] - cy)
+        if band > tol * tol and ((dk > band and dj > band) or (dk < -band and dj < -band)):
+            continue
         cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
             cx, cy, px, py, poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1], tol)
         if cnt > 0:
@@ -142,7 +151,7 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
             j = k + 1 if k + 1 < n else 0
             qx, qy, _ = closest_on_segment(poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1],
                                            px, py)
-            d = np.hypot(px - qx, py - qy)
+            d = norm(px - qx, py - qy)
             if d < best_d:
                 best_d = d
                 best_e = k
@@ -151,7 +160,7 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     ax, ay, bx, by = poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1]
     qx, qy, _ = closest_on_segment(ax, ay, bx, by, px, py)
     depth = max(0.0, -orient * cross(bx - ax, by - ay, px - ax, py - ay)
-                / np.hypot(bx - ax, by - ay))
+                / norm(bx - ax, by - ay))
     return k, qx, qy, depth
 
 
@@ -172,6 +181,22 @@ def contact_kernel(poly_a, poly_b, tol, features, f0):
     Returns ``(count, kind, nx, ny, depth)``; `count` is the number of features, negative
     (minus the number needed) when the buffers are too small, 0 when the polygons are apart.
     """
+    axis = NO_AXIS
+    if poly_a.convex and poly_b.convex:
+        axis = sat_kernel(poly_a.vertices, poly_a.orient, poly_b.vertices, poly_b.orient, tol,
+                          False)[:3]
+    return contact_on_axis(poly_a, poly_b, tol, features, f0, axis)
+
+
+NO_AXIS = (np.nan, 0.0, 0.0)
+"""The `axis` of `contact_on_axis` for a pair that is not convex."""
+
+
+@jit
+def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
+    """`contact_kernel` given the pair's separating axis test: for two convex polygons
+    `axis` is ``sat_kernel(...)[:3]``, ``(s, nx, ny)`` (the narrow phase has it from the
+    intersection test), else `NO_AXIS`."""
     a, orient_a, convex_a, cax, cay = poly_a
     b, orient_b, convex_b, cbx, cby = poly_b
     fxy, fpb, fkind, fidx = features
@@ -247,7 +272,7 @@ def contact_kernel(poly_a, poly_b, tol, features, f0):
     else:
         kind = KIND_EDGE_EDGE if n_a == 1 and n_b == 1 else KIND_MULTIPLE_EDGE_EDGE
     if convex_a and convex_b:
-        s, bnx, bny, ref, edge = sat_kernel(a, orient_a, b, orient_b, tol, False)
+        s, bnx, bny = axis
         depth = max(0.0, -s)
     elif n_a + n_b > 0:
         depth = best

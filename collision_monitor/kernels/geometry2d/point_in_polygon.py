@@ -15,7 +15,8 @@
 
 import numpy as np
 
-from .primitives import cross, length_tolerance, point_on_segment, polygon_scale, signed_area
+from .primitives import (cross, length_tolerance, norm, point_on_segment, polygon_scale,
+                         signed_area)
 from .validation import as_points, as_polygon
 from ..constants import jit
 
@@ -36,7 +37,7 @@ def point_in_convex_kernel(px, py, poly, orientation, tol):
         ex = poly[j, 0] - ax
         ey = poly[j, 1] - ay
         c = orientation * cross(ex, ey, px - ax, py - ay)
-        if c < -tol * np.sqrt(ex * ex + ey * ey):
+        if c < -tol * norm(ex, ey):
             return False
     return True
 
