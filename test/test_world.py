@@ -19,7 +19,7 @@ import pytest
 import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
-from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace
+from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.toi import first_contact
@@ -111,6 +111,49 @@ def test_every_box_holds_its_body_and_long_bodies_get_their_vertex_box():
             r = np.max(np.hypot(*shape.T))
             assert np.allclose([xmin, ymin, xmax, ymax],
                                [*(poses[k, :2] - r), *(poses[k, :2] + r)], atol=1e-9)
+
+
+def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
+    """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
+    through small steps, jumps and bodies leaving and joining; small steps reuse them."""
+    rng = np.random.default_rng(7)
+    shapes, poses = random_scene(rng, 300, 15.0, big=2)
+    world = build(shapes, poses, static={0, 1})
+    world.detect()
+    active = world.active.copy()
+    cache = PairCache(len(shapes))
+    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    rebuilds = 0
+    for tick in range(120):
+        poses = poses + 0.01 * velocity
+        if tick % 40 == 39:
+            poses[rng.integers(0, len(shapes), 5), :2] += rng.uniform(-5, 5, (5, 2))
+        if tick % 30 == 29:
+            active[rng.integers(0, len(shapes), 5)] ^= True
+        world.set_poses(poses)
+        world.set_active(np.arange(len(shapes)), active)
+        world.detect()
+        before = (cache.count, cache.fat.copy())
+        count = cache.candidates(world._aabb, active, world._movable)
+        rebuilds += not (count == before[0] and np.array_equal(cache.fat, before[1]))
+        kept = set(map(tuple, cache.pairs[:count].tolist()))
+        assert len(kept) == count
+        assert brute_force_pairs(world._aabb, active, world._movable) <= kept
+    assert rebuilds < 60
+
+
+def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
+    rng = np.random.default_rng(8)
+    shapes, poses = random_scene(rng, 400, 20.0, big=1)
+    world = build(shapes, poses)
+    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    for _ in range(50):
+        poses = poses + 0.02 * velocity
+        world.set_poses(poses)
+        kept = world.detect()
+        fresh = build(shapes, poses).detect()
+        assert sorted(map(tuple, kept.pairs.tolist())) == sorted(map(tuple, fresh.pairs.tolist()))
+        assert len(fresh) > 10
 
 
 @pytest.mark.parametrize('seed, spread', [(10, 40.0), (11, 20.0), (12, 100.0)])

@@ -16,7 +16,7 @@
 import numba
 import numpy as np
 
-from ..kernels.broadphase import grid_pairs, GridWorkspace
+from ..kernels.broadphase import PairCache
 from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
                                  set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
@@ -371,12 +371,13 @@ class CollisionWorld:
         self._prepare()
         active = self.active
         self._place(active)
-        return self._contacts(self._broad_phase(self._aabb, active), stamp, active)
+        pairs, n_pairs = self._broad_phase(self._near, self._aabb, active)
+        return self._contacts(pairs, n_pairs, stamp, active)
 
-    def _contacts(self, n_pairs, stamp, active):
+    def _contacts(self, pairs, n_pairs, stamp, active):
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
         while True:
-            nc, nf = narrow_phase(self._pairs, n_pairs, self._poses, self._packed_bodies,
+            nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._packed_bodies,
                                   self._aabb, self._pair_vertices, self._c_rows,
                                   self._features)
             if nf <= self._features.xy.shape[0]:
@@ -421,8 +422,8 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        _, n_pairs, model = self._swept_candidates(horizon, predictor)
-        return self._predictions(n_pairs, horizon, model)
+        _, pairs, n_pairs, model = self._swept_candidates(horizon, predictor)
+        return self._predictions(pairs, n_pairs, horizon, model)
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
@@ -431,9 +432,9 @@ class CollisionWorld:
         serve the narrow phase of `detect` too (its bounding-circle test drops the far ones
         first): the same contacts and predictions, one grid fewer per tick.
         """
-        active, n_pairs, model = self._swept_candidates(horizon, predictor)
-        return (self._contacts(n_pairs, stamp, active),
-                self._predictions(n_pairs, horizon, model))
+        active, pairs, n_pairs, model = self._swept_candidates(horizon, predictor)
+        return (self._contacts(pairs, n_pairs, stamp, active),
+                self._predictions(pairs, n_pairs, horizon, model))
 
     def _model(self, predictor):
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
@@ -442,8 +443,8 @@ class CollisionWorld:
     def _swept_candidates(self, horizon, predictor):
         """Check the arguments, place the active bodies and run the swept broad phase.
 
-        Returns ``(active, n_pairs, model)``: the candidate pairs are the first n_pairs rows
-        of self._pairs.
+        Returns ``(active, pairs, n_pairs, model)``: the candidate pairs are the first n_pairs
+        rows of `pairs`.
         """
         if not horizon > 0.0 or not np.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
@@ -453,14 +454,14 @@ class CollisionWorld:
         self._place(active)
         swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
                     self._swept)
-        return active, self._broad_phase(self._swept, active), model
+        return (active, *self._broad_phase(self._swept_near, self._swept, active), model)
 
-    def _predictions(self, n_pairs, horizon, model):
+    def _predictions(self, pairs, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
-        first_contacts(self._pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
+        first_contacts(pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
                        int(model), float(horizon), self._scratch, self._entry, self._found)
-        k = pack_predictions(self._pairs, n_pairs, float(horizon), self._found, out)
+        k = pack_predictions(pairs, n_pairs, float(horizon), self._found, out)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
                                          for o in out))
@@ -592,7 +593,6 @@ class CollisionWorld:
                                      np.array([b.disc_box for b in bodies], dtype=np.bool_))
         self._aabb = np.zeros((n, 4), FLOAT)
         self._motion = Motion(self._poses, self._twists, self._accels)
-        self._grid = GridWorkspace(n)
         self._swept = np.zeros((n, 4), FLOAT)
         self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
         slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
@@ -600,8 +600,10 @@ class CollisionWorld:
         self._entry = np.zeros((slots, 2, most), FLOAT)
         self._carry_history(n)
         self._state_spare = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
-        self._pairs = np.zeros((max(16, 2 * n), 2), dtype=INDEX)
-        self._grow_contacts(self._pairs.shape[0])
+        # candidate pairs of detect (current boxes) and of predict and step (swept boxes)
+        self._near = PairCache(n)
+        self._swept_near = PairCache(n)
+        self._grow_contacts(self._near.pairs.shape[0])
         self._grow_features(max(64, 4 * n))
         self._packed = True
 
@@ -631,14 +633,13 @@ class CollisionWorld:
                 carried[(min(a, b), max(a, b))] = t
         self._history = (stamp, carried, now_active, self.names)
 
-    def _broad_phase(self, boxes, active):
-        while True:
-            count = grid_pairs(boxes, active, self._movable, self._pairs, *self._grid.arrays())
-            if count > self._pairs.shape[0]:
-                self._pairs = np.zeros((2 * count, 2), dtype=INDEX)
-                self._grow_contacts(2 * count)
-                continue
-            return count
+    def _broad_phase(self, cache, boxes, active):
+        """``(pairs, n_pairs)``: the candidates of `cache` (a `PairCache`) for these boxes,
+        with room for as many contacts."""
+        count = cache.candidates(boxes, active, self._movable)
+        if cache.pairs.shape[0] > self._c_rows.pairs.shape[0]:
+            self._grow_contacts(cache.pairs.shape[0])
+        return cache.pairs, count
 
     def _grow_contacts(self, cap):
         self._c_rows = ContactRows(np.zeros((cap, 2), INDEX), np.zeros(cap, np.int8),
