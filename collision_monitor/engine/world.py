@@ -128,6 +128,19 @@ class Predictions:
             yield self.names[i], self.names[j], self[c]
 
 
+def _read_only(*arrays):
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
+
+
+_NO_CONTACTS = ContactRows(*_read_only(np.zeros((0, 2), INDEX), np.zeros(0, np.int8),
+                                       np.zeros((0, 2), FLOAT), np.zeros(0, FLOAT),
+                                       np.zeros(1, INDEX)))
+_NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT),
+                                    np.zeros(0, np.int8), np.zeros((0, 2), INDEX)))
+
+
 class _Body:
     __slots__ = ('name', 'offsets', 'orient', 'convex', 'centroid', 'radius', 'disc_box',
                  'static')
@@ -376,7 +389,8 @@ class CollisionWorld:
 
     def _contacts(self, pairs, n_pairs, stamp, active):
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
-        while True:
+        nc = nf = 0
+        while n_pairs:
             nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._packed_bodies,
                                   self._aabb, self._pair_vertices, self._c_rows,
                                   self._features)
@@ -384,6 +398,10 @@ class CollisionWorld:
                 break
             self._grow_features(2 * nf)
         rows, features = self._c_rows, self._features
+        if nc == 0:  # the common tick: shared empty read-only arrays, no copies
+            if stamp is not None:
+                self._trace_back(float(stamp), _NO_CONTACTS.pairs, active)
+            return Contacts(self.names, _NO_CONTACTS, _NO_FEATURES, _NO_CONTACTS.depth)
         pairs = rows.pairs[:nc].copy()
         began = np.full(nc, np.nan)
         if stamp is not None:
