@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""3D convex pairs: our GJK, separating plane and manifold against python-fcl, per query."""
+"""3D convex pairs: our GJK, separating plane and manifold against python-fcl and Coal, per
+query."""
 
 import time
 
@@ -111,6 +112,21 @@ def fcl_objects(meshes):
     return out
 
 
+def coal_objects(meshes):
+    """Coal Convex objects, one per (vertices, triangles) mesh, at the identity."""
+    import coal
+    out = []
+    for v, f in meshes:
+        points = coal.StdVec_Vec3s()
+        for p in v:
+            points.append(p)
+        triangles = coal.StdVec_Triangle()
+        for a, b, c in f.tolist():
+            triangles.append(coal.Triangle(a, b, c))
+        out.append(coal.CollisionObject(coal.Convex(points, triangles), coal.Transform3s()))
+    return out
+
+
 def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
     """One dict per size: median seconds per query of each measure (keys as below), the
     per-round ratios' medians against fcl (`ratio_*`), disagreements on intersect with fcl
@@ -135,11 +151,25 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
         bodies.contact_manifolds(index, 1e-6)
         return lambda: seconds(lambda: bodies.contact_manifolds(index, 1e-6)) / len(prepared)
 
+    import coal
+    coal_request, coal_result = coal.CollisionRequest(), coal.CollisionResult()
+    coal_dreq, coal_dres = coal.DistanceRequest(), coal.DistanceResult()
+    coal_dreq.enable_nearest_points = True
+
+    def coal_collide(a, b):
+        coal_result.clear()
+        return coal.collide(a, b, coal_request, coal_result)
+
+    def coal_distance(a, b):
+        coal_dres.clear()
+        return coal.distance(a, b, coal_dreq, coal_dres)
+
     rng = np.random.default_rng(seed)
     rows = []
     for n in sizes:
         items = pairs(n, count, rng)
         fcl_items = [fcl_objects(pair) for pair in items]
+        coal_items = [coal_objects(pair) for pair in items]
         resting = resting_pairs(n, count // 2, rng)
         resting_fcl = [fcl_objects(pair) for pair in resting]
         prepared = [(ConvexPolyhedron(*a), ConvexPolyhedron(*b)) for a, b in items]
@@ -160,6 +190,8 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
             'distance_batch': lambda: seconds(
                 lambda: gjk_distance_batch(stack_a, stack_b)) / count,
             'fcl_distance': lambda: mean_seconds(fcl_distance, fcl_items),
+            'coal_collide': lambda: mean_seconds(coal_collide, coal_items),
+            'coal_distance': lambda: mean_seconds(coal_distance, coal_items),
             'manifold': lambda: mean_seconds(lambda a, b: a.contact_manifold(b, 1e-6),
                                              prepared),
             'manifold_batch': batch_manifolds(prepared),
@@ -170,7 +202,9 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
             'fcl_resting': lambda: mean_seconds(fcl_contacts, resting_fcl),
         }
         medians, runs = interleaved(measures, rounds)
+        coal_hit = [bool(coal_collide(*o)) for o in coal_items]
         row = dict(medians, n=n, disagree=sum(x != y for x, y in zip(ours_hit, fcl_hit)),
+                   disagree_coal=sum(x != y for x, y in zip(ours_hit, coal_hit)),
                    in_contact=float(np.mean([a.contact_manifold(b, 1e-6) is not None
                                              for a, b in prepared])),
                    manifold_raw=mean_seconds(
@@ -178,7 +212,9 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
         for ours, peer in (('intersect', 'fcl_collide'), ('distance', 'fcl_distance'),
                            ('distance_batch', 'fcl_distance'), ('manifold', 'fcl_contacts'),
                            ('manifold_batch', 'fcl_contacts'), ('resting', 'fcl_resting'),
-                           ('resting_batch', 'fcl_resting')):
-            row[f'ratio_{ours}'] = ratio(runs, peer, ours)
+                           ('resting_batch', 'fcl_resting'), ('intersect', 'coal_collide'),
+                           ('distance', 'coal_distance'), ('distance_batch', 'coal_distance')):
+            row[f'ratio_{ours}' + ('_coal' if peer.startswith('coal') else '')] = ratio(
+                runs, peer, ours)
         rows.append(row)
     return rows

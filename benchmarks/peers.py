@@ -71,41 +71,53 @@ class Shapely:
 
 
 class Pymunk:
-    """pymunk (Chipmunk2D): kinematic bodies with sensor polygons; step; pre_solve collects."""
+    """pymunk 7 (Chipmunk2D) through its batch API: kinematic bodies with sensor polygons;
+    all poses set by one `pymunk.batch.set_space_bodies`, step, and the touching pairs read
+    by one `get_space_arbiters` (body ids mapped to indices with a sorted lookup)."""
 
-    name = 'pymunk'
+    name = 'pymunk (batch)'
 
     def __init__(self, scene):
         import pymunk
+        import pymunk.batch
+        self.batch = pymunk.batch
         self.space = pymunk.Space()
-        self.bodies = []
-        for k, (fp, (x, y, yaw)) in enumerate(zip(scene.footprints, scene.poses.tolist())):
+        self.space.collision_persistence = 1  # arbiters of the last step only
+        ids = []
+        for fp, (x, y, yaw) in zip(scene.footprints, scene.poses.tolist()):
             body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
             body.position, body.angle = (x, y), yaw
             shape = pymunk.Poly(body, [tuple(p) for p in fp], radius=0.0)
             shape.sensor = True
-            shape.index = k
             self.space.add(body, shape)
-            self.bodies.append(body)
-        self.found = set()
-
-        def pre_solve(arbiter, space, data):
-            a, b = arbiter.shapes
-            self.found.add((min(a.index, b.index), max(a.index, b.index)))
-
-        self.space.on_collision(pre_solve=pre_solve)
+            ids.append(body.id)
+        ids = np.array(ids, dtype=np.uint64)
+        self.order = np.argsort(ids)
+        self.sorted_ids = ids[self.order]
+        # set_space_bodies reads x, y, angle per body in the order the space holds them
+        self.floats = np.zeros(3 * len(ids))
+        self.pose_buffer = self.batch.Buffer()
+        self.pose_buffer.set_float_buf(self.floats)
+        self.arbiters = self.batch.Buffer()
 
     def tick(self, poses):
-        self.found = set()
-        for body, (x, y, yaw) in zip(self.bodies, poses.tolist()):
-            body.position = (x, y)
-            body.angle = yaw
+        batch = self.batch
+        self.floats[:] = poses.reshape(-1)
+        batch.set_space_bodies(self.space, batch.BodyFields.POSITION | batch.BodyFields.ANGLE,
+                               self.pose_buffer)
         self.space.step(1e-3)
-        return self.found
+        self.arbiters.clear()
+        batch.get_space_arbiters(
+            self.space, batch.ArbiterFields.BODY_A_ID | batch.ArbiterFields.BODY_B_ID,
+            self.arbiters)
+        ab = np.frombuffer(self.arbiters.int_buf(), dtype=np.uint64).reshape(-1, 2)
+        i = self.order[np.searchsorted(self.sorted_ids, ab[:, 0])]
+        j = self.order[np.searchsorted(self.sorted_ids, ab[:, 1])]
+        return np.minimum(i, j), np.maximum(i, j)
 
     @staticmethod
     def pairs(result):
-        return set(result)
+        return set(zip(result[0].tolist(), result[1].tolist()))
 
 
 class Box2D_:
@@ -154,8 +166,40 @@ def fcl_prism(fcl, footprint):
     return fcl.Convex(verts, k + 2, np.array(faces, dtype=np.int32))
 
 
+def coal_prism(coal, footprint):
+    """A coal.Convex: the footprint (k, 2) extruded from z = 0 to 1, as triangles."""
+    k = len(footprint)
+    points = coal.StdVec_Vec3s()
+    for p in np.vstack([np.column_stack([footprint, np.zeros(k)]),
+                        np.column_stack([footprint, np.ones(k)])]):
+        points.append(p)
+    triangles = coal.StdVec_Triangle()
+    for e in range(1, k - 1):
+        triangles.append(coal.Triangle(0, e + 1, e))
+        triangles.append(coal.Triangle(k, k + e, k + e + 1))
+    for e in range(k):
+        f = (e + 1) % k
+        triangles.append(coal.Triangle(e, f, k + f))
+        triangles.append(coal.Triangle(e, k + f, k + e))
+    return coal.Convex(points, triangles)
+
+
+def rotations_and_translations(poses, rotation, translation):
+    """Fill (N, 3, 3) rotations about z and (N, 3) translations from (N, 3) poses, for
+    every body at once (the FCL-family peers then only pass views per body)."""
+    c, s = np.cos(poses[:, 2]), np.sin(poses[:, 2])
+    rotation[:, 0, 0] = c
+    rotation[:, 0, 1] = -s
+    rotation[:, 1, 0] = s
+    rotation[:, 1, 1] = c
+    rotation[:, 2, 2] = 1.0
+    translation[:, :2] = poses[:, :2]
+
+
 class FCL:
-    """python-fcl: extruded prisms in a DynamicAABBTreeCollisionManager; collide all."""
+    """python-fcl: extruded prisms in a DynamicAABBTreeCollisionManager updated in place
+    (transforms set per object from arrays computed for all at once, then `update`); `collide`
+    with the default callback, contacts off (one record per colliding pair)."""
 
     name = 'python-fcl'
     max_bodies = 20000  # building 100,000 Convex objects and their tree takes minutes
@@ -163,28 +207,31 @@ class FCL:
     def __init__(self, scene):
         import fcl
         self.fcl = fcl
-        self.objects = []
-        self.geoms = []
-        for fp in scene.footprints:
-            geom = fcl_prism(fcl, fp)
-            self.geoms.append(geom)
-            self.objects.append(fcl.CollisionObject(geom, fcl.Transform()))
+        n = len(scene.footprints)
+        self.geoms = [fcl_prism(fcl, fp) for fp in scene.footprints]
+        self.objects = [fcl.CollisionObject(g, fcl.Transform()) for g in self.geoms]
         # contacts name their geometries: map them back to body indices (python-fcl's way)
         self.index = {id(g): k for k, g in enumerate(self.geoms)}
+        self.rotation = np.zeros((n, 3, 3))
+        self.translation = np.zeros((n, 3))
+        # the tree is built around the objects where they are: placed first
+        self.place(scene.poses)
         self.manager = fcl.DynamicAABBTreeCollisionManager()
         self.manager.registerObjects(self.objects)
         self.manager.setup()
-        self.n = len(self.objects)
+        # the default callback stops once this many pairs collide
+        self.request = fcl.CollisionRequest(num_max_contacts=n, enable_contact=False)
+
+    def place(self, poses):
+        rotations_and_translations(poses, self.rotation, self.translation)
+        for obj, r, t in zip(self.objects, self.rotation, self.translation):
+            obj.setTransform(self.fcl.Transform(r, t))
 
     def tick(self, poses):
         fcl = self.fcl
-        for obj, (x, y, yaw) in zip(self.objects, poses.tolist()):
-            c, s = np.cos(yaw), np.sin(yaw)
-            obj.setTransform(fcl.Transform(np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]),
-                                           np.array([x, y, 0.0])))
+        self.place(poses)
         self.manager.update()
-        request = fcl.CollisionRequest(num_max_contacts=100 * self.n, enable_contact=True)
-        data = fcl.CollisionData(request=request)
+        data = fcl.CollisionData(request=self.request)
         self.manager.collide(data, fcl.defaultCollisionCallback)
         found = set()
         for contact in data.result.contacts:
@@ -197,6 +244,51 @@ class FCL:
         return set(result)
 
 
-PEERS = [Ours, Shapely, Pymunk, Box2D_, FCL]
-for _peer in PEERS:
-    _peer.max_bodies = getattr(_peer, 'max_bodies', None)
+class Coal:
+    """Coal (the maintained successor of FCL): extruded prisms in a
+    DynamicAABBTreeCollisionManager updated in place, as python-fcl; `collide` with
+    `CollisionCallBackDefault`, each body its own geometry so that contacts name it."""
+
+    name = 'Coal'
+    max_bodies = 20000
+
+    def __init__(self, scene):
+        import coal
+        self.coal = coal
+        n = len(scene.footprints)
+        self.geoms = [coal_prism(coal, fp) for fp in scene.footprints]
+        self.index = {g.id(): k for k, g in enumerate(self.geoms)}
+        self.objects = [coal.CollisionObject(g, coal.Transform3s()) for g in self.geoms]
+        self.rotation = np.zeros((n, 3, 3))
+        self.translation = np.zeros((n, 3))
+        self.place(scene.poses)
+        self.manager = coal.DynamicAABBTreeCollisionManager()
+        for obj in self.objects:
+            self.manager.registerObject(obj)
+        self.manager.setup()
+        self.callback = coal.CollisionCallBackDefault()
+        self.callback.data.request.num_max_contacts = n
+
+    def place(self, poses):
+        rotations_and_translations(poses, self.rotation, self.translation)
+        for obj, r, t in zip(self.objects, self.rotation, self.translation):
+            obj.setTransform(self.coal.Transform3s(r, t))
+            obj.computeAABB()  # Coal's setTransform leaves the world box as it was
+
+    def tick(self, poses):
+        self.place(poses)
+        self.manager.update()
+        self.callback.data.result.clear()
+        self.manager.collide(self.callback)
+        found = set()
+        for contact in self.callback.data.result.getContacts():
+            a, b = self.index[contact.o1.id()], self.index[contact.o2.id()]
+            found.add((min(a, b), max(a, b)))
+        return found
+
+    @staticmethod
+    def pairs(result):
+        return set(result)
+
+
+PEERS = [Ours, Shapely, Pymunk, Box2D_, FCL, Coal]
