@@ -51,10 +51,13 @@ import numpy as np
 from .constants import INDEX, jit
 
 BIG_FACTOR = 8.0
-FAT_MARGIN = 0.1
+FAT_MARGIN = 0.25
 """Margin of a fat box on every side, as a share of the body box's larger side.  A body of
-1 m moving at 1 m/s stays 10 ticks of 10 ms in its fat box; the fatter boxes add candidate
-pairs, which the narrow phase's bounding circles drop for a few nanoseconds each."""
+1 m moving at 1 m/s stays 25 ticks of 10 ms in its fat box, so the grid runs about once in
+25 ticks whatever the number of bodies (the fastest one sets the pace); the fatter boxes
+add candidate pairs, which the narrow phase's bounding circles drop for a few nanoseconds
+each.  Measured (8-gons, 20 ms ticks, up to 1 m/s), mean set_poses + detect at 10,000
+bodies: 240 us with 0.1, 215 with 0.3, 208 with 1.0; the median stays 195."""
 MAX_CELLS = 2.0 ** 30
 """Most cells along an axis.  Any cell size at least the largest small extent finds every
 pair, so the grid coarsens the cells of a scene whose spread is more than this many extents

@@ -89,7 +89,9 @@ def set_kernel_threads(threads):
     """Threads of the parallel kernels this Python thread calls next (numba's setting is per
     calling thread and stays), capped at numba's pool; return the previous setting."""
     previous = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    wanted = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    if wanted != previous:  # setting costs a microsecond even when nothing changes
+        numba.set_num_threads(wanted)
     return previous
 
 
