@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """Nothing compiles after the warm-up: a monitor scenario that reaches every kind of tick
-adds no signature to any kernel."""
+adds no signature to any kernel, and a node started on an empty cache reports its first
+contact on time."""
 
 import importlib
 import math
@@ -20,6 +21,7 @@ import pkgutil
 
 from numba.core.registry import CPUDispatcher
 import numpy as np
+import pytest
 
 import collision_monitor
 from collision_monitor.monitor.monitor import Monitor, warmup
@@ -76,3 +78,49 @@ def test_a_scenario_after_the_warmup_compiles_nothing():
     grown = {name: after[name] - before.get(name, set()) for name in after
              if after[name] - before.get(name, set())}
     assert not grown, grown
+
+
+@pytest.mark.ros
+@pytest.mark.slow
+def test_a_node_on_an_empty_cache_reports_a_contact_within_two_ticks(tmp_path, monkeypatch):
+    """The node compiles every kernel before it reports active: on an empty numba cache (a
+    fresh install) its first contact is still reported within two ticks of when it began
+    (a kernel compiled at the first contact held that tick for a quarter of a second)."""
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import PoseStamped
+    from ros_harness import Harness, LATCHED, pose_stamped, SENSOR, SQUARE
+    rate = 20.0
+    params = f"""
+collision_monitor:
+  ros__parameters:
+    tick_rate: {rate}
+    bodies: [robot, box]
+    robot: {{pose_topic: /e/robot, footprint: {SQUARE}}}
+    box: {{static: true, pose: [3.0, 0.2, 0.0], footprint: {SQUARE}}}
+"""
+    monkeypatch.setenv('NUMBA_CACHE_DIR', str(tmp_path / 'empty_cache'))
+    h = Harness(params, tmp_path)
+    try:
+        state = h.record(DiagnosticArray, '/collision_monitor/state', LATCHED)
+        assert h.spin_until(lambda: state, 300.0), f'node not active:\n{h.log()}'
+        contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+        pub = h.node.create_publisher(PoseStamped, '/e/robot', SENSOR)
+        origin = h.node.get_clock().now()
+
+        def publish():  # 1 m/s along x: the faces meet 1 s after the origin
+            now = h.node.get_clock().now()
+            t = (now - origin).nanoseconds * 1e-9
+            pub.publish(pose_stamped(h, t + 1.0, 0.0, stamp=now.to_msg()))
+
+        def reported():
+            return [m for _, m in contacts if any(s.name == 'robot|box' for s in m.status)]
+
+        assert h.spin_until(reported, 10.0, publish), h.log()
+        first = reported()[0]
+        began = float({kv.key: kv.value for s in first.status for kv in s.values}['began'])
+        stamp = first.header.stamp.sec + first.header.stamp.nanosec * 1e-9
+        assert began - origin.nanoseconds * 1e-9 == pytest.approx(1.0, abs=0.05)
+        assert stamp - began <= 2.0 / rate
+    finally:
+        h.close()
+    assert h.exit_code == 0, h.log()
