@@ -174,6 +174,24 @@ def test_detect_matches_shapely_strtree(seed, spread):
     assert len(expected) > 20
 
 
+def test_distances_match_shapely():
+    rng = np.random.default_rng(21)
+    shapes, poses = random_scene(rng, 200, 25.0, big=1)
+    world = build(shapes, poses)
+    pairs = rng.integers(0, len(shapes), (300, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    geoms = [shapely.Polygon(world.world_vertices(f'b{k}')) for k in range(len(shapes))]
+    expected = [geoms[i].distance(geoms[j]) for i, j in pairs]
+    got = world.distances(pairs)
+    assert np.allclose(got, expected, atol=1e-9)
+    assert (got == 0.0).sum() == sum(e == 0.0 for e in expected) and (got > 0).sum() > 100
+    names = [(f'b{i}', f'b{j}') for i, j in pairs[:5]]
+    assert np.array_equal(world.distances(names), got[:5])
+    world.set_active(['b0'], False)
+    with pytest.raises(ValueError, match='active'):
+        world.distances([('b0', 'b1')])
+
+
 def test_contacts_carry_the_pair_contact():
     world = World()
     world.add_body('robot', RECT)

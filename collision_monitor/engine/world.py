@@ -24,7 +24,8 @@ from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
-from ..kernels.narrowphase import DISC_BOX_FILL, narrow_phase, pair_tolerance, place_bodies
+from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
+                                   pair_tolerance, place_bodies)
 from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon,
                               PredictionRows)
 from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
@@ -368,6 +369,28 @@ class CollisionWorld:
         model = self._model(predictor)
         pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels, model)
         return pos + (vel + 0.5 * acc * t) * t
+
+    def distances(self, pairs):
+        """Return the least distance (m) between the boundaries of each pair of active bodies
+        at their current poses, 0 for a pair that touches or overlaps.
+
+        Parameters
+        ----------
+        pairs : (k, 2) array_like of int, or sequence of (name, name)
+            Body indices or names.
+        """
+        flat = (pairs.reshape(-1) if isinstance(pairs, np.ndarray)
+                else [body for pair in pairs for body in pair])
+        idx = self._as_indices(flat).reshape(-1, 2)
+        active = self.active
+        if not active[idx].all():
+            raise ValueError('distances are between active bodies (posed and not left out)')
+        self._prepare()
+        self._place(active)
+        out = np.empty(idx.shape[0], FLOAT)
+        pair_distances(idx, self._poses, self._packed_bodies, self._aabb, self._pair_vertices,
+                       out)
+        return out
 
     # ticks ---------------------------------------------------------------------------------
     def detect(self, stamp=None):

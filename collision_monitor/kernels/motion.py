@@ -42,6 +42,18 @@ def wrap_angle(a):
 
 
 @jit
+def yaw_from_quaternion(qx, qy, qz, qw):
+    """Yaw (rad) of a quaternion, the z-rotation of its ZYX Euler angles; arrays allowed.
+
+    ``atan2(2 (w z + x y), 1 - 2 (y^2 + z^2))`` after normalisation: the same angle as
+    ``transforms3d.euler.quat2euler(q, 'sxyz')[2]`` (tf's euler_from_quaternion).
+    """
+    n = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+    qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n
+    return np.arctan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+
+
+@jit
 def push_pose(history, b, t, x, y, yaw):
     """Append a pose of body b to its `PoseHistory` ring; return False (and change nothing)
     unless t is the newest."""
@@ -62,12 +74,42 @@ def push_pose(history, b, t, x, y, yaw):
     return True
 
 
+# codes of `push_bulk`, one per pose
+BULK_ACCEPTED = 0
+BULK_NON_FINITE = 1
+BULK_ZERO_QUATERNION = 2
+BULK_OUT_OF_RANGE = 3
+BULK_OUT_OF_ORDER = 4
+
+
 @jit
-def push_poses(history, bodies, t, xyyaw, accepted):
-    """Append one pose per listed body (bulk sources); `accepted[k]` says whether it was."""
+def push_bulk(history, bodies, t, poses, max_coordinate, codes):
+    """Check and append one pose per listed body, all stamped t (a bulk source's message).
+
+    `poses` (k, 7) rows are ``x, y, z, qx, qy, qz, qw`` (z is not used; yaw from
+    `yaw_from_quaternion`).  `codes[k]` gets a `BULK_*` code: accepted, or why row k changed
+    nothing (non-finite, a quaternion of norm below 1e-6, |x| or |y| beyond
+    `max_coordinate`, a stamp not newer than the body's last).  Returns the number of rows
+    refused.
+    """
+    refused = 0
     for k in range(bodies.shape[0]):
-        accepted[k] = push_pose(history, bodies[k], t[k], xyyaw[k, 0], xyyaw[k, 1],
-                                xyyaw[k, 2])
+        x, y, qx, qy, qz, qw = (poses[k, 0], poses[k, 1], poses[k, 3], poses[k, 4],
+                                poses[k, 5], poses[k, 6])
+        n = math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(n)):
+            code = BULK_NON_FINITE
+        elif n < 1e-6:
+            code = BULK_ZERO_QUATERNION
+        elif abs(x) > max_coordinate or abs(y) > max_coordinate:
+            code = BULK_OUT_OF_RANGE
+        else:
+            yaw = yaw_from_quaternion(qx, qy, qz, qw)
+            code = (BULK_ACCEPTED if push_pose(history, bodies[k], t, x, y, yaw)
+                    else BULK_OUT_OF_ORDER)
+        codes[k] = code
+        refused += code != BULK_ACCEPTED
+    return refused
 
 
 @jit

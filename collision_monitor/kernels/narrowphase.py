@@ -25,6 +25,7 @@ import numpy as np
 
 from .constants import jit
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
+from .geometry2d.distance import polygon_distance_kernel
 from .geometry2d.primitives import box_padding, length_tolerance
 from .geometry2d.separating_axis import sat_kernel
 from .packed import Polygon
@@ -165,3 +166,20 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
         nc += 1
         fstart[nc] = nf
     return nc, nf
+
+
+@jit
+def pair_distances(pairs, poses, bodies, aabb, scratch, out):
+    """Least distance (m) between the boundaries of each pair (rows of `pairs`) at their
+    poses, written to `out`: 0 for a pair that shares a point (within `pair_tolerance`).
+    `aabb` are the boxes of `place_bodies` for these poses."""
+    for p in range(pairs.shape[0]):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        a = placed_polygon(i, poses, bodies, scratch[0])
+        b = placed_polygon(j, poses, bodies, scratch[1])
+        if polygons_intersect_kernel(a.vertices, a.orient, a.convex, b.vertices, b.orient,
+                                     b.convex, pair_tolerance(aabb, i, j)):
+            out[p] = 0.0
+        else:
+            out[p] = polygon_distance_kernel(a.vertices, b.vertices)[0]

@@ -29,7 +29,9 @@ from .config import Config, pad_footprint, parse_footprint
 from ..engine.world import CollisionWorld
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
-from ..kernels.motion import estimate_motion, PoseHistory, push_pose, push_poses
+from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
+                              BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, estimate_motion,
+                              PoseHistory, push_bulk, push_pose, yaw_from_quaternion)
 from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
 
@@ -55,17 +57,8 @@ IMPLAUSIBLE_MOTION = 'estimated motion out of range'
 MAX_SPEED = 1e3              # m/s
 MAX_ANGULAR_SPEED = 1e3      # rad/s
 MAX_ACCELERATION = 1e5       # m/s^2 and rad/s^2
-
-
-def yaw_from_quaternion(qx, qy, qz, qw):
-    """Yaw (rad) of a quaternion, the z-rotation of its ZYX Euler angles; arrays allowed.
-
-    ``atan2(2 (w z + x y), 1 - 2 (y^2 + z^2))`` after normalisation: the same angle as
-    ``transforms3d.euler.quat2euler(q, 'sxyz')[2]`` (tf's euler_from_quaternion), vectorised.
-    """
-    n = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
-    qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n
-    return np.arctan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+_BULK_REASONS = {BULK_NON_FINITE: NON_FINITE, BULK_ZERO_QUATERNION: ZERO_QUATERNION,
+                 BULK_OUT_OF_RANGE: OUT_OF_RANGE, BULK_OUT_OF_ORDER: OUT_OF_ORDER}
 
 
 def quaternion_defect(qx, qy, qz, qw):
@@ -108,8 +101,8 @@ def warmup():
     history = PoseHistory.empty(2)
     for t in (0.0, 0.1, 0.2):
         push_pose(history, 0, t, t, 0.0, 0.0)
-    push_poses(history, np.array([1], np.intp), np.array([0.0]), np.zeros((1, 3)),
-               np.zeros(1, np.bool_))
+    push_bulk(history, np.array([1], np.intp), 0.0, np.array([[0.0] * 6 + [1.0]]),
+              MAX_COORDINATE, np.zeros(1, np.intp))
     estimate_motion(history, 0.25, 0.5, 1.0, np.zeros(2, np.bool_),
                     Motion(*(np.zeros((2, 3)) for _ in range(3))))
 
@@ -138,6 +131,7 @@ class Monitor:
         self._motion = Motion(self._poses, self._twists, self._accels)
         self._fresh = np.zeros(n, np.bool_)
         self._seen = np.zeros(n, np.bool_)  # ever had a pose
+        self._bulk_codes = np.zeros(n, np.intp)  # `push_bulk`'s codes of one message
         self.rejections = Counter()          # (body, reason) -> count
         self.enabled = True
         self._pairs = {}
@@ -244,25 +238,14 @@ class Monitor:
             return [(-1, self.refuse(source, NON_FINITE))]
         if stamp > now + FUTURE_TOLERANCE:
             return [(-1, self.refuse(source, FUTURE_STAMP))]
-        q = poses[:, 3:7]
-        norm = np.sqrt(np.sum(q * q, axis=1))
-        finite = np.all(np.isfinite(poses[:, [0, 1, 3, 4, 5, 6]]), axis=1)
-        nonzero = norm >= 1e-6
-        in_range = np.all(np.abs(np.nan_to_num(poses[:, :2])) <= MAX_COORDINATE, axis=1)
-        ok = finite & nonzero & in_range
-        refused = [(int(bodies[k]), NON_FINITE) for k in np.nonzero(~finite)[0]]
-        refused += [(int(bodies[k]), ZERO_QUATERNION) for k in np.nonzero(finite & ~nonzero)[0]]
-        refused += [(int(bodies[k]), OUT_OF_RANGE)
-                    for k in np.nonzero(finite & nonzero & ~in_range)[0]]
-        xyyaw = np.empty((int(ok.sum()), 3))
-        xyyaw[:, 0] = poses[ok, 0]
-        xyyaw[:, 1] = poses[ok, 1]
-        xyyaw[:, 2] = yaw_from_quaternion(*q[ok].T)
-        accepted = np.zeros(xyyaw.shape[0], np.bool_)
-        take = bodies[ok]
-        push_poses(self.history, take, np.full(take.shape[0], stamp), xyyaw, accepted)
-        refused += [(int(b), OUT_OF_ORDER) for b in take[~accepted]]
-        self._seen[take[accepted]] = True
+        codes = self._bulk_codes[:bodies.shape[0]]
+        if push_bulk(self.history, bodies, float(stamp), np.ascontiguousarray(poses, FLOAT),
+                     MAX_COORDINATE, codes) == 0:
+            self._seen[bodies] = True
+            return []
+        self._seen[bodies[codes == BULK_ACCEPTED]] = True
+        refused = [(int(bodies[k]), _BULK_REASONS[code])
+                   for k, code in enumerate(codes.tolist()) if code != BULK_ACCEPTED]
         for b, reason in refused:
             self.refuse(b, reason)
         return refused

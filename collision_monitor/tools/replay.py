@@ -29,11 +29,12 @@ import argparse
 import csv
 import dataclasses
 import pathlib
+import struct
 import sys
+import time
 
 import numpy as np
 
-from ..kernels.geometry2d.distance import polygon_distance_kernel
 from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
                               SOURCE_PARAMETERS)
 from ..monitor.monitor import Monitor, warmup
@@ -105,6 +106,7 @@ class Replay:
         self.period_ns = round(1e9 / config.tick_rate)
         self.time = None
         self._next_tick = None
+        self._empty = None
         self.inputs = {}    # topic -> (kind, index or source, expected msgtype)
         for k, body in enumerate(config.bodies):
             if body.pose_topic:
@@ -156,14 +158,16 @@ class Replay:
             self.skip(reason)
 
     def ticks_until(self, log_ns):
-        """Run every tick due up to `log_ns`; yield ``(tick ns, {topic: message})``."""
+        """Run every tick due up to `log_ns`; yield ``(tick ns, {topic: CDR bytes})``."""
         while self._next_tick is not None and self._next_tick <= log_ns:
             tick_ns = self._next_tick
             self._next_tick += self.period_ns
             yield tick_ns, self.tick(tick_ns)
 
     def tick(self, tick_ns):
+        """One tick of the monitor; its messages, serialized as the node publishes them."""
         from builtin_interfaces.msg import Time
+        from rclpy.serialization import serialize_message
         from std_msgs.msg import Header
         now = self.time.seconds(tick_ns)
         report = self.monitor.tick(now)
@@ -171,18 +175,36 @@ class Replay:
         self._record(report, now)
         header = Header(frame_id=self.config.frame_id,
                         stamp=Time(sec=tick_ns // 10**9, nanosec=tick_ns % 10**9))
-        out = {'contacts': contacts_array(report, names, header, self.time),
-               'warnings': warnings_array(report, names, header)}
+        out = {}
+        if report.contacts or report.warnings:
+            out['contacts'] = contacts_array(report, names, header, self.time)
+            out['warnings'] = warnings_array(report, names, header)
+        else:  # the usual tick: both are the empty array, only the stamp changes
+            out['contacts'] = out['warnings'] = self._empty_array(tick_ns)
         if report.state_changed:
             out['state'] = state_array(report, names, header)
         if self.markers:
             out['markers'] = markers_array(report, self.monitor.world, names, header)
-        return out
+        return {topic: m if isinstance(m, bytes) else serialize_message(m)
+                for topic, m in out.items()}
+
+    def _empty_array(self, tick_ns):
+        """CDR of an empty DiagnosticArray stamped `tick_ns`: the serialized template with
+        its stamp (int32 sec, uint32 nanosec after the 4-byte encapsulation header)
+        written in."""
+        if self._empty is None:
+            from diagnostic_msgs.msg import DiagnosticArray
+            from rclpy.serialization import serialize_message
+            from std_msgs.msg import Header
+            self._empty = bytearray(serialize_message(
+                DiagnosticArray(header=Header(frame_id=self.config.frame_id))))
+        struct.pack_into('<iI', self._empty, 4, tick_ns // 10**9, tick_ns % 10**9)
+        return bytes(self._empty)
 
     def _record(self, report, now):
         names = self.monitor.names
-        world = self.monitor.world
         seen = set()
+        apart = []
         for i, j, _, began in report.contacts:
             record = self.pairs.setdefault((names[i], names[j]), PairRecord())
             if np.isnan(record.contact_start):
@@ -197,10 +219,12 @@ class Replay:
                 record.first_warning = now
             record.min_time_to_collision = min(record.min_time_to_collision, first.time)
             record.warned.append(now)
-            if (i, j) not in seen:  # apart: the boundaries' least distance
-                d = polygon_distance_kernel(world.world_vertices(names[i]),
-                                            world.world_vertices(names[j]))[0]
-                record.closest = min(record.closest, d)
+            if (i, j) not in seen:
+                apart.append((i, j))
+        if apart:  # warned but apart: the boundaries' least distance
+            for (i, j), d in zip(apart, self.monitor.world.distances(np.array(apart))):
+                record = self.pairs[(names[i], names[j])]
+                record.closest = min(record.closest, float(d))
 
 
 def replay(bag, params_file, output, node_name='collision_monitor', markers=True,
@@ -208,7 +232,6 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
     """Run a bag through the monitor of `node_name`'s parameters; write the output bag (the
     node's topics under ``/<node_name>/``), the CSV and the PNG; return the `Replay` (its
     `pairs` and `skipped`)."""
-    from rclpy.serialization import serialize_message
     from rosbags.rosbag2 import Reader, StoragePlugin, Writer
     from rosbags.typesys import get_typestore, Stores
     config = config_from_parameters(load_parameters(params_file, node_name))
@@ -229,31 +252,67 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
                 used.append(conn)
         if not used:
             raise ValueError(f'{bag}: none of the configured input topics is in the bag')
-        total = sum(c.msgcount for c in used) or 1
         with Writer(output, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
             out_conns = {name: writer.add_connection(f'/{node_name}/{name}',
                                                      msgtype, typestore=typestore)
                          for name, msgtype in OUTPUT_TOPICS.items()}
-            done = 0
+            bar = Progress(reader.start_time, reader.end_time) if progress else None
             last_ns = None
             for conn, log_ns, raw in reader.messages(connections=used):
                 kind, who, _ = run.inputs[conn.topic]
                 msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw, conn.msgtype)
                 for tick_ns, messages in run.feed(kind, who, msg, raw, log_ns):
-                    for name, message in messages.items():
-                        writer.write(out_conns[name], tick_ns, serialize_message(message))
-                done += 1
+                    for name, data in messages.items():
+                        writer.write(out_conns[name], tick_ns, data)
                 last_ns = log_ns
-                if progress and done % max(1, total // 20) == 0:
-                    print(f'\rreplay: {100 * done // total}%', end='', file=sys.stderr)
-            if progress:
-                print('\rreplay: 100%', file=sys.stderr)
+                if bar:
+                    bar.update(log_ns)
+            if bar:
+                bar.close()
             if last_ns is not None:
                 for tick_ns, messages in run.ticks_until(last_ns):
-                    for name, message in messages.items():
-                        writer.write(out_conns[name], tick_ns, serialize_message(message))
+                    for name, data in messages.items():
+                        writer.write(out_conns[name], tick_ns, data)
     write_report(run, output)
     return run
+
+
+class Progress:
+    """A one-line progress bar on stderr: how much of the bag's time line is replayed, and
+    how many times faster than real time, redrawn at most five times a second."""
+
+    def __init__(self, start_ns, end_ns, stream=sys.stderr, width=30):
+        self.start_ns = start_ns
+        self.span_ns = max(1, end_ns - start_ns)
+        self.stream = stream
+        self.width = width
+        self.began = time.perf_counter()
+        self.drawn = -1.0
+
+    def update(self, log_ns, force=False):
+        """Redraw for the bag time `log_ns` (ns) if 0.2 s went by since the last drawing."""
+        now = time.perf_counter()
+        if not force and now - self.drawn < 0.2:
+            return
+        self.drawn = now
+        share = min(1.0, max(0.0, (log_ns - self.start_ns) / self.span_ns))
+        done = int(share * self.width)
+        bag_s = share * self.span_ns * 1e-9
+        speed = bag_s / max(1e-9, now - self.began)
+        self.stream.write(f'\rreplay [{"#" * done}{"." * (self.width - done)}] '
+                          f'{share:4.0%}  {bag_s:.1f} of {self.span_ns * 1e-9:.1f} s  '
+                          f'{speed:.0f}x real time ')
+        self.stream.flush()
+
+    def close(self):
+        """Draw the end state and end the line."""
+        self.update(self.start_ns + self.span_ns, force=True)
+        self.stream.write('\n')
+
+
+TIMELINE_ROWS = 40
+"""Pairs drawn in the timeline PNG: those that came closest (contacts first, then the
+shortest time to collision); the CSV lists every pair."""
 
 
 def write_report(run, output):
@@ -271,7 +330,9 @@ def write_report(run, output):
                           repr(r.min_time_to_collision), _abs(base, r.contact_start),
                           _abs(base, r.contact_end),
                           '' if np.isinf(r.closest) else repr(r.closest)])
-    _timeline(rows, f'{output}.png')
+    closest = {pair for pair, _ in sorted(rows, key=lambda kv: (
+        np.isnan(kv[1].contact_start), kv[1].min_time_to_collision))[:TIMELINE_ROWS]}
+    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows))
 
 
 def _abs(base, seconds):
@@ -279,7 +340,7 @@ def _abs(base, seconds):
     return '' if np.isnan(seconds) else repr(base + seconds)
 
 
-def _timeline(rows, path):
+def _timeline(rows, path, total):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -289,6 +350,8 @@ def _timeline(rows, path):
         ax.plot(r.touching, [k] * len(r.touching), '|', color='red', markersize=10)
     ax.set_yticks(range(len(rows)), [f'{a}|{b}' for (a, b), _ in rows])
     ax.set_xlabel('s from the start of the bag (orange: warned, red: in contact)')
+    if total > len(rows):
+        ax.set_title(f'the {len(rows)} closest of {total} pairs (all in the CSV)')
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
