@@ -372,7 +372,7 @@ def format_3d(rows3d):
 
 
 def report(det, variants, look, continuous, bound, compiles, start_times, sizes, latency,
-           rows3d, memory):
+           rows3d, memory, replay_rows):
     lines = ['# Benchmarks', '',
              f'Written by `make bench` on {time.strftime("%Y-%m-%d")}, {platform.machine()}, '
              f'{os.cpu_count()} cores, Python {platform.python_version()}. Medians over '
@@ -475,6 +475,16 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               "rclpy's executor, nothing of ours). The driver publishes serialized bytes with "
               "the poses written in place (a C++ publisher's cost): rclpy's conversion of "
               'a 1,000-pose message from Python objects alone takes 1.3 ms.']
+    lines += ['', '## Replay of a recorded bag', '',
+              'A fleet of 100 robots (0.6 m x 0.4 m, up to 1 m/s, bouncing in a 100 m square) '
+              'recorded as one PoseArray at 50 Hz (`benchmarks/replay_speed.py` writes the '
+              "bag), replayed by `collision_monitor.tools.replay.replay` with the node's "
+              'parameters at 50 Hz: wall time of the whole call (kernel warm-up, reading, '
+              'ticking, writing the output bag, the CSV and the PNG).', '',
+              '| bag s | markers | wall s | real time x | pairs reported |',
+              '| ---: | --- | ---: | ---: | ---: |']
+    lines += [f'| {length:g} | {"yes" if markers else "no"} | {wall:.2f} | {length / wall:.0f} '
+              f'| {pairs} |' for length, markers, wall, pairs in replay_rows]
     lines += ['', 'Reproduce: `make bench` (`python -m benchmarks --quick` for N up to 10,000).']
     (DOCS / 'benchmarks.md').write_text('\n'.join(lines) + '\n')
 
@@ -483,7 +493,7 @@ README_BEGIN = '<!-- benchmarks: the table below is written by make bench -->'
 README_END = '<!-- benchmarks: end -->'
 
 
-def readme_summary(det, look, bound, rows3d, latency, sizes):
+def readme_summary(det, look, bound, rows3d, latency, sizes, replay_rows):
     """Replace the table between the README's benchmark markers with this run's figures."""
     ours = {r[0]: r[2] for r in det if r[1] == 'collision_monitor'}
     lb = dict(bound)
@@ -519,6 +529,10 @@ def readme_summary(det, look, bound, rows3d, latency, sizes):
             lines.append(f'| DDS pose to warning, p50 / p99, {n:,} bodies | {p50:.2f} / '
                          f'{p99:.2f} ms | echo node (the floor), {floor[n][0]:.2f} / '
                          f'{floor[n][1]:.2f} ms | | p99 at most {1 if n <= 100 else 2} ms |')
+    for length, markers, wall, _ in replay_rows:
+        lines.append(f'| replay, 100 bodies at 50 Hz, {length:g} s bag, '
+                     f'{"with" if markers else "no"} markers | {length / wall:.0f}x real time '
+                     f'| no peer replays bags | | at least 100x |')
     lines += ['', README_END]
     readme = ROOT / 'README.md'
     text = readme.read_text()
@@ -553,6 +567,8 @@ def main(argv=None):
     start_times = node_start()
     from benchmarks.bench3d import run as run3d
     rows3d = run3d()
+    from benchmarks.replay_speed import run as run_replay
+    replay_rows = run_replay()
     from benchmarks.latency import measure
     modes = {'timer': {}, 'tick_on_source': {'tick_on_source': True},
              'echo node (floor)': {'floor': True}}
@@ -560,8 +576,8 @@ def main(argv=None):
                for k, n in enumerate((100, 1000)) for m, mode in enumerate(modes)]
     plot(det, DOCS / 'img' / 'bench_detect.png', DOCS / 'img' / 'bench_speedup.png')
     report(det, variants, look, continuous, bound, compiles, start_times, sizes, latency,
-           rows3d, memory)
-    readme_summary(det, look, bound, rows3d, latency, sizes)
+           rows3d, memory, replay_rows)
+    readme_summary(det, look, bound, rows3d, latency, sizes, replay_rows)
     print((DOCS / 'benchmarks.md').read_text())
 
 

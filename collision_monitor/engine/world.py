@@ -378,6 +378,7 @@ class CollisionWorld:
         ----------
         pairs : (k, 2) array_like of int, or sequence of (name, name)
             Body indices or names.
+
         """
         flat = (pairs.reshape(-1) if isinstance(pairs, np.ndarray)
                 else [body for pair in pairs for body in pair])

@@ -1,0 +1,79 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Replay speed: a recorded fleet (one PoseArray of N bodies at `rate` Hz) through
+`collision_monitor_replay`'s code, as bag seconds per second of wall time."""
+
+import math
+import pathlib
+import tempfile
+import time
+
+import numpy as np
+
+
+def write_fleet_bag(directory, n_bodies=100, rate=50.0, seconds=60.0, spacing=10.0, seed=0):
+    """A bag of `n_bodies` 0.6 m x 0.4 m robots driving straight at up to 1 m/s, bouncing
+    in a square of side ``sqrt(n) * spacing`` m, and its parameter file; return both paths."""
+    from geometry_msgs.msg import Pose, PoseArray
+    from rclpy.serialization import serialize_message
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import get_typestore, Stores
+    directory = pathlib.Path(directory)
+    names = [f'r{k}' for k in range(n_bodies)]
+    footprint = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
+    params = directory / 'params.yaml'
+    params.write_text('\n'.join(
+        ['collision_monitor:', '  ros__parameters:', '    tick_rate: 50.0',
+         f'    bodies: [{", ".join(names)}]', '    sources: [fleet]', '    fleet:',
+         '      topic: /fleet/poses', f'      bodies: [{", ".join(names)}]']
+        + [f'    {b}: {{footprint: {footprint}}}' for b in names]) + '\n')
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(n_bodies) * spacing
+    start, velocity = rng.uniform(0, side, (n_bodies, 2)), rng.uniform(-1, 1, (n_bodies, 2))
+    msg = PoseArray()
+    msg.header.frame_id = 'map'
+    msg.poses = [Pose() for _ in range(n_bodies)]
+    bag = directory / 'fleet'
+    with Writer(bag, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conn = writer.add_connection('/fleet/poses', 'geometry_msgs/msg/PoseArray',
+                                     typestore=get_typestore(Stores.ROS2_JAZZY))
+        t0 = 1_700_000_000 * 10**9
+        for k in range(int(seconds * rate)):
+            t = k / rate
+            xy = np.abs(np.mod(start + velocity * t, 2 * side) - side)  # bouncing
+            heading = np.arctan2(velocity[:, 1], velocity[:, 0])
+            ns = t0 + round(t * 1e9)
+            msg.header.stamp.sec, msg.header.stamp.nanosec = ns // 10**9, ns % 10**9
+            for p, (x, y), yaw in zip(msg.poses, xy.tolist(), heading.tolist()):
+                p.position.x, p.position.y = x, y
+                p.orientation.z, p.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+            writer.write(conn, ns, serialize_message(msg))
+    return bag, params
+
+
+def run(n_bodies=100, rate=50.0, seconds=(300.0, 60.0)):
+    """Rows ``(bag seconds, markers, wall seconds, pairs reported)``: the first duration
+    without markers, the second with them (rviz's markers cost most of a tick)."""
+    from collision_monitor.tools.replay import replay
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for length, markers in zip(seconds, (False, True)):
+            work = pathlib.Path(tmp) / f'{length:g}-{markers}'
+            work.mkdir()
+            bag, params = write_fleet_bag(work, n_bodies, rate, length)
+            t = time.perf_counter()
+            result = replay(bag, params, work / 'out', markers=markers, progress=False,
+                            log=lambda _: None)
+            rows.append((length, markers, time.perf_counter() - t, len(result.pairs)))
+    return rows
