@@ -308,3 +308,24 @@ def test_a_contact_exactly_at_the_horizon_is_within_it(predictor):
     world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
     assert [(a, b, f.time) for a, b, f in world.predict(2.0, predictor)] == [('a', 'b', 2.0)]
     assert len(world.predict(1.999, predictor)) == 0
+
+
+@pytest.mark.parametrize('length', [10.0, 40.0])
+def test_a_tip_turning_within_the_tolerance_of_a_long_edge_touches_it(length):
+    """A triangle's tip falls towards the middle of a bar's top edge, `length` metres long,
+    and turns back a third of the length tolerance above it (constant acceleration): the two
+    touch, within the tolerance, at the turning point (the band along an edge's line scales
+    with the edge's length, not against it)."""
+    from collision_monitor.kernels.geometry2d.primitives import length_tolerance, polygon_scale
+    a = np.array([[0.0, -0.5], [length, -0.5], [length, 0.0], [0.0, 0.0]])
+    v, acc = 1.0, 2.0  # down at 1 m/s, slowing at 2 m/s^2: turning at t = 0.5 s
+    tip = np.array([[0.5 * length, 0.0], [0.5 * length + 0.3, 0.5],
+                    [0.5 * length - 0.3, 0.5]]) + [0.0, v * v / (2 * acc)]
+    tol = length_tolerance(max(polygon_scale(a), polygon_scale(tip)))
+    tip[:, 1] += tol / 3.0
+    zero = np.zeros_like(a)
+    fc = first_contact(a, zero, zero, tip, np.tile([0.0, -v], (3, 1)),
+                       np.tile([0.0, acc], (3, 1)), 2.0)
+    # within the band from sqrt(4 tol / (3 acc)) (under a microsecond) before the turn
+    assert fc is not None and fc.time == pytest.approx(v / acc, abs=1e-5)
+    assert fc.vertex_of == 'b' and fc.vertex == 0
