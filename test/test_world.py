@@ -243,6 +243,19 @@ def test_registration_errors_name_the_body():
         world.set_poses([[0, 0, 0]], ['nobody'])
 
 
+def test_set_motion_sets_all_three_or_nothing():
+    world = World()
+    world.add_body('a', RECT)
+    world.add_body('b', RECT)
+    world.set_motion([[1.0, 2.0, 0.5]], [[0.1, 0.2, 0.3]], [[1.0, 0.0, -1.0]], ['b'])
+    assert world.poses[1].tolist() == [1.0, 2.0, 0.5] and world.active.tolist() == [False, True]
+    assert world._twists[1].tolist() == [0.1, 0.2, 0.3]
+    assert world._accels[1].tolist() == [1.0, 0.0, -1.0]
+    with pytest.raises(ValueError, match="non-finite accelerations for bodies \\['a'\\]"):
+        world.set_motion([[5.0, 5.0, 0.0]], [[0.0, 0.0, 0.0]], [[np.inf, 0.0, 0.0]], ['a'])
+    assert world.poses[0].tolist() == [0.0, 0.0, 0.0] and not world.active[0]
+
+
 @given(st.floats(-np.pi, np.pi), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))
 def test_detect_is_invariant_under_rigid_motion_of_the_scene(angle, tx, ty):
     rng = np.random.default_rng(7)

@@ -296,29 +296,40 @@ class CollisionWorld:
         coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
 
         """
-        idx, arr = self._rows(poses, bodies, 'poses')
+        idx, (arr,) = self._rows(bodies, poses=poses)
         self._poses[idx] = arr
         self._has_pose[idx] = True
         self._placed = False
 
     def set_twists(self, twists, bodies=None):
         """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
-        idx, arr = self._rows(twists, bodies, 'twists')
+        idx, (arr,) = self._rows(bodies, twists=twists)
         self._twists[idx] = arr
 
     def set_accelerations(self, accelerations, bodies=None):
         """Set ``(ax, ay, alpha)`` world-frame accelerations (m/s^2, rad/s^2), as `set_poses`."""
-        idx, arr = self._rows(accelerations, bodies, 'accelerations')
+        idx, (arr,) = self._rows(bodies, accelerations=accelerations)
         self._accels[idx] = arr
 
-    def _rows(self, values, bodies, what):
-        """Checked (index, rows) for a setter; index is a slice for "all bodies"."""
+    def set_motion(self, poses, twists, accelerations, bodies=None):
+        """Set poses, twists and accelerations of the same bodies in one call, as
+        `set_poses`, `set_twists` and `set_accelerations` (each checked; nothing changed when
+        one is refused)."""
+        idx, checked = self._rows(bodies, poses=poses, twists=twists,
+                                  accelerations=accelerations)
+        self._poses[idx], self._twists[idx], self._accels[idx] = checked
+        self._has_pose[idx] = True
+        self._placed = False
+
+    def _rows(self, bodies, **values):
+        """Checked (index, [rows per keyword]) for a setter; index is a slice for "all
+        bodies"; each keyword names what its rows are in the errors."""
         idx = slice(None) if bodies is None else self._as_indices(bodies)
         count = len(self._bodies) if bodies is None else idx.shape[0]
         rows = np.arange(count) if bodies is None else idx
-        arr = self._checked_rows(
-            values, count, what, lambda bad: [self._bodies[k].name for k in rows[bad]])
-        return idx, arr
+        return idx, [self._checked_rows(v, count, what,
+                                        lambda bad: [self._bodies[k].name for k in rows[bad]])
+                     for what, v in values.items()]
 
     @staticmethod
     def _checked_rows(values, count, what, names_of):

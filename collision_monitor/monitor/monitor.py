@@ -317,9 +317,8 @@ class Monitor:
             self._fresh[b] = False
         moving = np.nonzero(self._fresh & ~self.static)[0]
         if moving.size:
-            self.world.set_poses(self._poses[moving], moving)
-            self.world.set_twists(self._twists[moving], moving)
-            self.world.set_accelerations(self._accels[moving], moving)
+            self.world.set_motion(self._poses[moving], self._twists[moving],
+                                  self._accels[moving], moving)
         active = (self._fresh | self.static) & self.has_footprint & self.enabled
         self.world.set_active(None, active)
         report.active = active
