@@ -161,8 +161,10 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
         return coal.collide(a, b, coal_request, coal_result)
 
     def coal_distance(a, b):
+        # the distance and both closest points as arrays, as ours returns them
         coal_dres.clear()
-        return coal.distance(a, b, coal_dreq, coal_dres)
+        d = coal.distance(a, b, coal_dreq, coal_dres)
+        return d, coal_dres.getNearestPoint1(), coal_dres.getNearestPoint2()
 
     rng = np.random.default_rng(seed)
     rows = []
