@@ -25,7 +25,7 @@ from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
-                                   pair_tolerance, place_bodies)
+                                   pair_tolerance, place_and_narrow, place_bodies)
 from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon,
                               PredictionRows)
 from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
@@ -418,8 +418,19 @@ class CollisionWorld:
         """
         self._prepare()
         active = self.active
+        near = self._near
+        if not self._placed and near.valid and near.count:
+            # the usual tick with candidates: one compiled call (without, the narrow phase
+            # is skipped and two small calls cost less than this one's twenty arrays)
+            held, nc, nf = place_and_narrow(
+                self._poses, active, self._packed_bodies, self._aabb,
+                (near.fat, near.fat_active, near.pairs, near.count), self._pair_vertices,
+                self._c_rows, self._features)
+            self._placed = True
+            if held and nf <= self._features.xy.shape[0]:
+                return self._wrap_contacts(nc, nf, stamp, active)
         self._place(active)
-        pairs, n_pairs = self._broad_phase(self._near, self._aabb, active)
+        pairs, n_pairs = self._broad_phase(near, self._aabb, active)
         return self._contacts(pairs, n_pairs, stamp, active)
 
     def _contacts(self, pairs, n_pairs, stamp, active):
@@ -432,6 +443,10 @@ class CollisionWorld:
             if nf <= self._features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
+        return self._wrap_contacts(nc, nf, stamp, active)
+
+    def _wrap_contacts(self, nc, nf, stamp, active):
+        """`Contacts` of the first nc contact rows and nf feature rows, with their look-back."""
         rows, features = self._c_rows, self._features
         if nc == 0:  # the common tick: shared empty read-only arrays, no copies
             if stamp is not None:

@@ -23,6 +23,7 @@ scratch.
 
 import numpy as np
 
+from .broadphase import fat_boxes_hold
 from .constants import jit
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
@@ -183,3 +184,23 @@ def pair_distances(pairs, poses, bodies, aabb, scratch, out):
             out[p] = 0.0
         else:
             out[p] = polygon_distance_kernel(a.vertices, b.vertices)[0]
+
+
+@jit
+def place_and_narrow(poses, active, bodies, aabb, kept, scratch, rows, features):
+    """A `detect` tick in one call while the kept candidate pairs hold: `place_bodies`, then,
+    when `fat_boxes_hold`, `narrow_phase` over the kept pairs.  `kept` is
+    ``(fat, fat_active, pairs, n_pairs)`` of a `broadphase.PairCache`.
+
+    Returns ``(held, contacts, features_needed)``; when not held only the boxes are written
+    and the caller runs the grid.  One dispatch instead of three: for a small world the
+    dispatches cost more than the work.
+    """
+    fat, fat_active, pairs, n_pairs = kept
+    place_bodies(poses, active, bodies, aabb)
+    if not fat_boxes_hold(aabb, active, fat, fat_active):
+        return False, 0, 0
+    if n_pairs == 0:
+        return True, 0, 0
+    nc, nf = narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features)
+    return True, nc, nf
