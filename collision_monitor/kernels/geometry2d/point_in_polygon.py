@@ -37,7 +37,7 @@ def point_in_convex_kernel(px, py, poly, orientation, tol):
         ex = poly[j, 0] - ax
         ey = poly[j, 1] - ay
         c = orientation * cross(ex, ey, px - ax, py - ay)
-        if c < -tol * norm(ex, ey):
+        if c < 0.0 and c < -tol * norm(ex, ey):  # the length only where it can matter
             return False
     return True
 
