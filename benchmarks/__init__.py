@@ -12,3 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """Benchmarks of collision_monitor against its peers (``make bench``; not installed)."""
+
+import pathlib
+import sys
+
+# The benchmarks build their scenes with the tests' generators (test/shapes.py), the one home
+# of the helpers both use; `test` is not a package (the name is the standard library's).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'test'))

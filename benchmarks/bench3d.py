@@ -17,58 +17,11 @@ query."""
 import time
 
 import numpy as np
-from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (contact_manifold, convex_polyhedra_intersect,
                                           ConvexPolyhedron, gjk_distance, gjk_distance_batch,
                                           PolyhedronSet)
-
-
-def hull(points):
-    """Vertices and outward CCW triangles of the convex hull of points (scipy's Qhull).
-
-    Shared with the tests, where it is the independent reference mesh builder.
-    """
-    h = ConvexHull(points)
-    faces = []
-    for simplex, eq in zip(h.simplices, h.equations):
-        a, b, c = points[simplex]
-        if np.cross(b - a, c - a) @ eq[:3] < 0:
-            simplex = simplex[[0, 2, 1]]
-        faces.append(simplex)
-    used = np.unique(h.simplices)
-    remap = -np.ones(len(points), int)
-    remap[used] = np.arange(len(used))
-    return np.ascontiguousarray(points[used]), remap[np.array(faces)]
-
-
-def pairs(n_vertices, count, rng):
-    """Random convex polyhedra pairs at random offsets (about a third in contact)."""
-    out = []
-    for _ in range(count):
-        shapes = []
-        for centre in (np.zeros(3), rng.uniform(-2.2, 2.2, 3)):
-            p = rng.normal(size=(n_vertices, 3))
-            p /= np.linalg.norm(p, axis=1)[:, None]
-            shapes.append(hull(p + centre))
-        out.append(shapes)
-    return out
-
-
-def resting_pairs(n_vertices, count, rng, depth=1e-3):
-    """Pairs in shallow contact, as a simulation or a monitor sees them: b slid along a random
-    direction to where it touches a (bisection on GJK), then pushed `depth` metres back in."""
-    out = []
-    for (va, fa), (vb, fb) in pairs(n_vertices, count, rng):
-        vb = vb - vb.mean(axis=0)
-        d = rng.normal(size=3)
-        d /= np.linalg.norm(d)
-        lo, hi = 0.0, 4.0
-        while hi - lo > 1e-9:
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
-        out.append(((va, fa), (vb + (lo - depth) * d, fb)))
-    return out
+from shapes import polyhedron_pairs, resting_pairs  # test/shapes.py (see benchmarks/__init__)
 
 
 def seconds(fn):
@@ -169,7 +122,7 @@ def run(sizes=(8, 16, 32, 64), count=200, seed=0, rounds=9):
     rng = np.random.default_rng(seed)
     rows = []
     for n in sizes:
-        items = pairs(n, count, rng)
+        items = polyhedron_pairs(n, count, rng)
         fcl_items = [fcl_objects(pair) for pair in items]
         coal_items = [coal_objects(pair) for pair in items]
         resting = resting_pairs(n, count // 2, rng)

@@ -11,12 +11,16 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Polygon generators and slow, obviously correct references shared by the tests."""
+"""Polygon and polyhedron generators and slow, obviously correct references shared by the
+tests (and by the benchmarks, which build their scenes with them)."""
 
 from hypothesis import strategies as st
 import numpy as np
+from scipy.spatial import ConvexHull
 import shapely
 from shapely.geometry import Polygon
+
+from collision_monitor.geometry3d import gjk_distance
 
 
 def star_polygon(angles, radii, cx=0.0, cy=0.0, clockwise=False):
@@ -63,3 +67,50 @@ def rigid(poly, angle, tx, ty):
     c, s = np.cos(angle), np.sin(angle)
     return np.column_stack([c * poly[:, 0] - s * poly[:, 1] + tx,
                             s * poly[:, 0] + c * poly[:, 1] + ty])
+
+
+# --- convex polyhedra -----------------------------------------------------------------------
+
+def hull(points):
+    """Vertices and outward CCW triangles of the convex hull of points (scipy's Qhull): the
+    independent reference mesh builder of the tests, and the benchmarks' too."""
+    h = ConvexHull(points)
+    faces = []
+    for simplex, eq in zip(h.simplices, h.equations):
+        a, b, c = points[simplex]
+        if np.cross(b - a, c - a) @ eq[:3] < 0:
+            simplex = simplex[[0, 2, 1]]
+        faces.append(simplex)
+    used = np.unique(h.simplices)
+    remap = -np.ones(len(points), int)
+    remap[used] = np.arange(len(used))
+    return np.ascontiguousarray(points[used]), remap[np.array(faces)]
+
+
+def polyhedron_pairs(n_vertices, count, rng):
+    """Random convex polyhedra pairs at random offsets (about a third in contact)."""
+    out = []
+    for _ in range(count):
+        shapes = []
+        for centre in (np.zeros(3), rng.uniform(-2.2, 2.2, 3)):
+            p = rng.normal(size=(n_vertices, 3))
+            p /= np.linalg.norm(p, axis=1)[:, None]
+            shapes.append(hull(p + centre))
+        out.append(shapes)
+    return out
+
+
+def resting_pairs(n_vertices, count, rng, depth=1e-3):
+    """Pairs in shallow contact, as a simulation or a monitor sees them: b slid along a random
+    direction to where it touches a (bisection on GJK), then pushed `depth` metres back in."""
+    out = []
+    for (va, fa), (vb, fb) in polyhedron_pairs(n_vertices, count, rng):
+        vb = vb - vb.mean(axis=0)
+        d = rng.normal(size=3)
+        d /= np.linalg.norm(d)
+        lo, hi = 0.0, 4.0
+        while hi - lo > 1e-9:
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
+        out.append(((va, fa), (vb + (lo - depth) * d, fb)))
+    return out

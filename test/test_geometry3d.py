@@ -23,7 +23,6 @@ from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
-from benchmarks.bench3d import hull as hull_mesh, resting_pairs
 from collision_monitor.geometry3d import (
     aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, contact_manifold,
     convex_polyhedra_intersect, ConvexPolyhedron, facet_intersection, gjk_distance,
@@ -34,7 +33,7 @@ from collision_monitor.geometry3d.bounding import Sphere
 from collision_monitor.geometry3d.planar import clip_convex, hull2, SAME_POINT
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
 from collision_monitor.kernels.constants import PARALLEL_WORK
-from shapes import to_shapely
+from shapes import hull as hull_mesh, resting_pairs, to_shapely
 
 CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 

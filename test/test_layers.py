@@ -92,3 +92,23 @@ def test_no_function_takes_more_than_ten_parameters(path):
         if isinstance(node, ast.FunctionDef):
             count = len(node.args.posonlyargs + node.args.args + node.args.kwonlyargs)
             assert count <= 10, f'{node.name} takes {count} parameters'
+
+
+def test_tests_take_their_helpers_from_test_not_from_benchmarks():
+    """Shared helpers live in test/ (the benchmarks use them from there); only the soak
+    tool's own test imports it from benchmarks/."""
+    tests = pathlib.Path(__file__).resolve().parent
+    importers = {p.name for p in tests.glob('*.py')
+                 if 'benchmarks' in {name.split('.')[0] for name in imports_of(p)}}
+    assert importers == {'test_soak.py'}
+
+
+def imports_of(path):
+    """Every module name a file imports (absolute imports only)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names.add(node.module)
+    return names
