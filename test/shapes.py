@@ -16,6 +16,7 @@ tests (and by the benchmarks, which build their scenes with them)."""
 
 from hypothesis import strategies as st
 import numpy as np
+from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
 import shapely
 from shapely.geometry import Polygon
@@ -114,3 +115,60 @@ def resting_pairs(n_vertices, count, rng, depth=1e-3):
             lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
         out.append(((va, fa), (vb + (lo - depth) * d, fb)))
     return out
+
+
+CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+CUBE = hull(CUBE_V)  # the unit cube: (vertices, outward triangles)
+
+
+def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
+    """A random convex polyhedron (hull of n points at 0.5 to 1 of `scale` from `centre`)."""
+    pts = rng.normal(size=(n, 3))
+    pts = pts / np.linalg.norm(pts, axis=1)[:, None] * rng.uniform(0.5, 1.0, (n, 1))
+    return hull(pts * scale + np.asarray(centre))
+
+
+def lp_intersect(va, vb):
+    """Do the hulls meet? Feasibility of sum la_i a_i = sum lb_j b_j, la, lb in simplices."""
+    na, nb = len(va), len(vb)
+    a_eq = np.zeros((5, na + nb))
+    a_eq[:3, :na] = va.T
+    a_eq[:3, na:] = -vb.T
+    a_eq[3, :na] = 1
+    a_eq[4, na:] = 1
+    res = linprog(np.zeros(na + nb), A_eq=a_eq, b_eq=[0, 0, 0, 1, 1], bounds=(0, None),
+                  method='highs')
+    return res.status == 0
+
+
+def qp_distance(va, vb):
+    """Distance of the hulls by minimising |sum la a - sum lb b|^2 over the simplices."""
+    na, nb = len(va), len(vb)
+
+    def f(x):
+        d = x[:na] @ va - x[na:] @ vb
+        return d @ d
+
+    def grad(x):
+        d = x[:na] @ va - x[na:] @ vb
+        return np.concatenate([2 * va @ d, -2 * vb @ d])
+
+    cons = [{'type': 'eq', 'fun': lambda x: x[:na].sum() - 1},
+            {'type': 'eq', 'fun': lambda x: x[na:].sum() - 1}]
+    x0 = np.concatenate([np.full(na, 1 / na), np.full(nb, 1 / nb)])
+    res = minimize(f, x0, jac=grad, bounds=[(0, 1)] * (na + nb), constraints=cons,
+                   method='SLSQP', options={'ftol': 1e-14, 'maxiter': 500})
+    return np.sqrt(max(res.fun, 0.0))
+
+
+def l_extrusion():
+    """An L-shaped prism: the 2D L of [0,2]x[0,1] + [0,1]x[1,2], extruded over z in [0, 1]."""
+    ring = np.array([[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2]], float)
+    n = len(ring)
+    v = np.vstack([np.column_stack([ring, np.zeros(n)]), np.column_stack([ring, np.ones(n)])])
+    faces = [[0, 5, 3], [0, 3, 2], [0, 2, 1], [3, 5, 4],  # bottom (outward -z)
+             [6, 8, 9], [6, 7, 8], [9, 11, 6], [9, 10, 11]]  # top (outward +z)
+    for e in range(n):
+        g = (e + 1) % n
+        faces += [[e, g, n + g], [e, n + g, n + e]]
+    return v, np.array(faces)

@@ -1,0 +1,70 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""`PolyhedronSet` against one pair at a time."""
+
+import numba
+import numpy as np
+import pytest
+
+from collision_monitor.geometry3d import ConvexPolyhedron, PolyhedronSet
+from collision_monitor.kernels.constants import PARALLEL_WORK
+from shapes import CUBE, random_convex, resting_pairs
+
+
+def test_polyhedron_set_matches_one_pair_at_a_time():
+    rng = np.random.default_rng(17)
+    bodies = [ConvexPolyhedron(*random_convex(rng, n=int(rng.integers(6, 30)),
+                                              centre=rng.uniform(-2, 2, 3)))
+              for _ in range(25)]
+    bodies += [ConvexPolyhedron(*pair[k]) for pair in resting_pairs(12, 5, rng) for k in (0, 1)]
+    batch = PolyhedronSet(bodies)
+    pairs = np.array([(i, j) for i in range(len(bodies)) for j in range(i + 1, len(bodies))])
+    counts, points, normals, depths = batch.contact_manifolds(pairs, 1e-6)
+    distance, pa, pb = batch.distances(pairs)
+    assert counts.min() == 0 and (counts > 0).sum() > 20
+    for p, (i, j) in enumerate(pairs):
+        one = bodies[i].contact_manifold(bodies[j], 1e-6)
+        if one is None:
+            assert counts[p] == 0
+        else:
+            assert counts[p] == len(one[0])
+            assert np.array_equal(points[p, :counts[p]], one[0])
+            assert np.array_equal(normals[p], one[1]) and depths[p] == one[2]
+        assert distance[p] == bodies[i].distance(bodies[j])[0]
+    # the same on one thread, and on a query too small to go parallel; numba's thread
+    # setting is left as it was
+    before = numba.get_num_threads()
+    small = slice(200, 210)
+    assert (len(pairs[small]) * batch.most_vertices < PARALLEL_WORK
+            <= len(pairs) * batch.most_vertices)
+    for threads, part in ((1, slice(None)), (None, small)):
+        batch.threads = threads
+        n2, p2, u2, d2 = batch.contact_manifolds(pairs[part], 1e-6)
+        assert np.array_equal(n2, counts[part]) and np.array_equal(u2, normals[part])
+        assert np.array_equal(d2, depths[part])
+        for q, p in enumerate(range(len(pairs))[part]):
+            assert np.array_equal(p2[q, :n2[q]], points[p, :counts[p]])
+        assert np.array_equal(batch.distances(pairs[part])[0], distance[part])
+        assert numba.get_num_threads() == before
+    with pytest.raises(ValueError, match='pairs'):
+        batch.distances([[0, len(bodies)]])
+
+
+@pytest.mark.parametrize('pairs', [[[0.0, 1.0]], [[0.5, 1]], [0, 1, 1, 0], [[0, 1, 1]]])
+def test_polyhedron_set_pairs_must_be_integer_pairs(pairs):
+    bodies = PolyhedronSet([ConvexPolyhedron(*CUBE), ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
+    with pytest.raises(ValueError, match='pairs'):
+        bodies.distances(pairs)
+    with pytest.raises(ValueError, match='pairs'):
+        bodies.contact_manifolds(pairs, 0.1)

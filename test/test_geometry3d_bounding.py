@@ -1,0 +1,67 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Bounding volumes (spheres, boxes, capsules) against linear programming and sampling."""
+
+import numpy as np
+import pytest
+
+from collision_monitor.geometry3d import (
+    aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb, obbs_overlap,
+    segment_distance, sphere_contact, spheres_overlap)
+from collision_monitor.geometry3d.bounding import Sphere
+from shapes import lp_intersect
+
+
+@pytest.mark.parametrize('method', ['ritter', 'centroid', 'box'])
+def test_bounding_spheres_hold_every_point(method):
+    pts = np.random.default_rng(1).normal(size=(200, 3))
+    s = bounding_sphere(pts, method)
+    assert np.all(np.linalg.norm(pts - s.centre, axis=1) <= s.radius + 1e-12)
+    if method == 'ritter':
+        assert s.radius <= 1.25 * bounding_sphere(pts, 'centroid').radius
+
+
+def test_sphere_contact_as_in_the_slides():
+    point, normal, pen = sphere_contact(Sphere(np.zeros(3), 1.0),
+                                        Sphere(np.array([1.5, 0, 0]), 1.0))
+    assert pen == pytest.approx(0.5) and np.allclose(normal, [1, 0, 0])
+    assert np.allclose(point, [0.75, 0, 0])
+    assert sphere_contact(Sphere(np.zeros(3), 1.0), Sphere(np.array([3.0, 0, 0]), 1.0)) is None
+    assert spheres_overlap(Sphere(np.zeros(3), 1.0), Sphere(np.array([2.0, 0, 0]), 1.0))
+
+
+def _box_corners(box):
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+    return box.centre + (signs * box.half) @ box.axes
+
+
+@pytest.mark.parametrize('seed', range(40))
+def test_obb_overlap_matches_linear_programming(seed):
+    rng = np.random.default_rng(seed)
+    a = obb(rng.normal(size=(10, 3)) * [2, 0.5, 0.3])
+    b = obb(rng.normal(size=(10, 3)) * [0.4, 1.5, 0.3] + rng.uniform(-2.5, 2.5, 3))
+    ca, cb = _box_corners(a), _box_corners(b)
+    assert np.all(np.abs((ca - a.centre) @ a.axes.T) <= a.half + 1e-9)
+    assert obbs_overlap(a, b) == lp_intersect(ca, cb)
+    assert aabbs_overlap(aabb(ca), aabb(cb)) or not obbs_overlap(a, b)
+
+
+def test_capsules():
+    pts = np.random.default_rng(2).normal(size=(100, 3)) * [3, 0.3, 0.3]
+    c = capsule(pts)
+    for x in pts:
+        assert segment_distance(x, x, c.p, c.q)[0] <= c.radius + 1e-9
+    other = c._replace(p=c.p + [0, 2 * c.radius + 0.01, 0], q=c.q + [0, 2 * c.radius + 0.01, 0])
+    assert not capsules_overlap(c, other)
+    assert capsules_overlap(c, c._replace(p=c.p + [0, c.radius, 0], q=c.q + [0, c.radius, 0]))

@@ -1,0 +1,118 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Contact manifolds of convex polyhedra: resting faces, crossing edges, the eps band."""
+
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+from scipy.spatial.transform import Rotation
+
+from collision_monitor.geometry3d import (
+    contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
+from shapes import CUBE, qp_distance, random_convex, resting_pairs
+
+
+def test_face_face_resting_contact_manifold():
+    va, fa = CUBE
+    vb, fb = CUBE[0] + [0.25, 0.25, 1.0], CUBE[1]  # resting on top, offset
+    points, normal, depth = contact_manifold(va, fa, vb, fb, 1e-6)
+    assert depth == pytest.approx(0.0, abs=1e-12) and np.allclose(normal, [0, 0, 1])
+    got = sorted(map(tuple, np.round(points[:, :2], 9)))
+    assert got == [(0.25, 0.25), (0.25, 1.0), (1.0, 0.25), (1.0, 1.0)]
+    assert np.allclose(points[:, 2], 1.0)
+
+
+def test_edge_edge_crossing_and_vertex_face():
+    va, fa = CUBE
+    # a cube rotated 45 degrees about x, lowered onto the top face: edge on face -> 2 points
+    c, s = np.cos(np.pi / 4), np.sin(np.pi / 4)
+    rot = np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    vb = (CUBE[0] - 0.5) @ rot.T + [0.5, 0.5, 1.0 + np.sqrt(0.5)]
+    points, normal, depth = contact_manifold(va, fa, vb, CUBE[1], 1e-6)
+    assert len(points) == 2 and depth == pytest.approx(0.0, abs=1e-9)
+    # rotated about z as well: edge crossing edge -> one point
+    rz = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    vc = (CUBE[0] - 0.5) @ (rz @ rot).T + [0.5, 0.5, 1.0 + np.sqrt(0.5)]
+    points, normal, depth = contact_manifold(va, fa, vc, CUBE[1], 1e-6)
+    assert len(points) in (1, 2)  # a vertex-face or edge-face touch
+    # one inside the other: negative distance, depth to the nearest face
+    small = CUBE[0] * 0.2 + 0.3
+    plane = separating_plane(va, fa, small, CUBE[1])
+    assert plane.distance == pytest.approx(-0.5)
+
+
+def test_manifold_points_lie_on_both_bodies_within_the_band():
+    rng = np.random.default_rng(21)
+    checked = 0
+    for n in (8, 16, 32):
+        for (va, fa), (vb, fb) in resting_pairs(n, 15, rng, depth=1e-3):
+            got = ConvexPolyhedron(va, fa).contact_manifold(ConvexPolyhedron(vb, fb), 1e-6)
+            assert got is not None  # pushed 1 mm into each other
+            points, normal, depth = got
+            assert 0.0 <= depth <= 1e-3 + 1e-9
+            for v in (va, vb):  # scipy's hull half-spaces: n.x + d <= 0 inside
+                eq = ConvexHull(v).equations
+                outside = (points @ eq[:, :3].T + eq[:, 3]).max(axis=1)
+                assert outside.max() <= 1e-6 + depth + 1e-9
+            checked += 1
+    assert checked == 45
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_a_manifold_exists_exactly_when_the_bodies_are_within_eps(seed):
+    """Against the QP distance, on pairs placed tip to tip where their bounding spheres
+    touch (the edge of the sphere early-out: each body's farthest vertex from its sphere's
+    centre faces the other), one at a time and in a batch."""
+    rng = np.random.default_rng(40 + seed)
+    bodies, pairs, expected, eps = [], [], [], float([0.0, 0.05, 0.2][seed])
+
+    def tip(body):
+        offsets = body.vertices - body.centre
+        far = offsets[np.argmax(np.linalg.norm(offsets, axis=1))]
+        return far / np.linalg.norm(far)
+
+    while len(expected) < 20:
+        a = ConvexPolyhedron(*random_convex(rng, n=10))
+        b = ConvexPolyhedron(*random_convex(rng, n=10))
+        direction = tip(a)
+        turn = Rotation.align_vectors([-direction], [tip(b)])[0].as_matrix()
+        b = b.moved(turn, np.zeros(3))
+        gap = (a.radius + b.radius + eps) * rng.uniform(0.96, 1.03)
+        b = b.moved(np.eye(3), np.asarray(a.centre) + gap * direction - b.centre)
+        d = qp_distance(a.vertices, b.vertices)  # overlapping: 0 to about 1e-8
+        if abs(d - eps) < 1e-6 and d > 1e-6:
+            continue  # too close to eps for the QP to settle
+        apart = d > eps + 1e-6
+        assert (a.contact_manifold(b, eps) is None) == apart, (d, eps)
+        bodies += [a, b]
+        pairs.append((len(bodies) - 2, len(bodies) - 1))
+        expected.append(apart)
+    counts = PolyhedronSet(bodies).contact_manifolds(pairs, eps)[0]
+    assert np.array_equal(counts == 0, expected)
+    assert 2 <= sum(expected) <= 18, sum(expected)  # both kinds
+
+
+def test_manifold_within_eps_only():
+    va, fa = CUBE
+    # corner to corner along the diagonal: true distance sqrt(3) * 0.1, but the best face or
+    # edge-edge plane only sees a gap of 0.1
+    vb = CUBE[0] + 1.1
+    assert separating_plane(va, fa, vb, CUBE[1]).distance == pytest.approx(0.1)
+    assert gjk_distance(va, vb)[0] == pytest.approx(np.sqrt(3) * 0.1)
+    assert contact_manifold(va, fa, vb, CUBE[1], 0.15) is None
+    # face over face, 0.1 apart: four points once eps reaches the gap
+    vc = CUBE[0] + [0.5, 0.5, 1.1]
+    assert contact_manifold(va, fa, vc, CUBE[1], 0.05) is None
+    points, normal, depth = contact_manifold(va, fa, vc, CUBE[1], 0.15)
+    assert len(points) == 4 and np.allclose(normal, [0, 0, 1]) and depth == 0.0

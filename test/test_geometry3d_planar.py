@@ -1,0 +1,144 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The planar helpers of the manifold (hull2, clip_convex) against scipy and exact areas."""
+
+from fractions import Fraction
+
+from hypothesis import example, given, strategies as st
+import numba
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+
+from collision_monitor.geometry3d.planar import clip_convex, hull2, SAME_POINT
+from shapes import to_shapely
+
+
+points2 = st.lists(st.tuples(st.floats(-3, 3), st.floats(-3, 3)), min_size=3, max_size=30)
+
+
+# hull2 and clip_convex compiled again with bounds checks, so that a write past the buffer
+# sizes their docstrings promise raises IndexError here (the library's build would corrupt the
+# heap instead, and the process abort later at some unrelated free)
+hull2_checked = numba.njit(boundscheck=True)(hull2.py_func)
+clip_checked = numba.njit(boundscheck=True)(clip_convex.py_func)
+
+ROUNDING = [0.0, 1e-300, -1e-300, 1e-16, -1e-16, 4e-16, -4e-16]
+nearly_collinear = st.builds(
+    lambda a, b, ts: np.array([(t, a * t + b + e * w) for t, e, w in ts]),
+    st.floats(-2, 2), st.floats(-2, 2),
+    st.lists(st.tuples(st.floats(-3, 3), st.sampled_from(ROUNDING), st.floats(0, 1)),
+             min_size=3, max_size=25))
+
+
+@given(points2)
+@example([(0.0, 0.0), (0.0, 8.4e-13), (1.0, 0.0)])  # a sliver scipy keeps
+def test_hull2_matches_scipy(pts):
+    pts = np.array(pts)
+    out = np.empty((len(pts) + 1, 2))
+    k = hull2(pts.copy(), len(pts), out)
+    # hull2 merges points within SAME_POINT * (1 + scale) per axis: each merge moves the hull
+    # boundary by at most that times sqrt(2), so the area by at most that times the perimeter
+    slack = 2 * SAME_POINT * (1 + np.abs(pts).max()) * 2 * np.ptp(pts, axis=0).sum()
+    try:
+        ref = ConvexHull(pts)
+    except Exception:  # all points (nearly) collinear or repeated: a segment or a point
+        assert k <= 2 or abs(to_shapely(out[:k]).area) < 1e-9
+        return
+    if k <= 2:  # what scipy saw as a sliver hull2 merged into a segment
+        assert ref.volume <= slack
+        return
+    hull = out[:k]
+    assert to_shapely(hull).area == pytest.approx(ref.volume, rel=1e-9, abs=slack + 1e-12)
+    edges = np.roll(hull, -1, axis=0) - hull
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(
+        edges, -1, axis=0)[:, 0]
+    assert (turns > 0).all()  # CCW, no collinear corners
+
+
+@given(st.one_of(nearly_collinear, points2.map(np.array)))
+@example(np.array([[1.28007613, 0.30624557], [-2.9841847, 3.76777709],
+                   [-0.56683169, 1.8054807]]))  # pushed 4 points into 4 rows before
+def test_hull2_fits_count_plus_one_rows(pts):
+    n = len(pts)
+    out = np.empty((n + 1, 2))
+    k = hull2_checked(pts.copy(), n, out)
+    assert k <= n
+    corners = {tuple(c) for c in out[:k].tolist()}
+    assert corners <= {tuple(c) for c in pts.tolist()}  # corners are input points
+
+
+def exact_overlap_area(subject, clip):
+    """Area of CCW convex subject inside CCW convex clip, by clipping in exact rationals
+    (shapely's GEOS fails on subnormal coordinates: a TopologyException, or area 0)."""
+    poly = [tuple(map(Fraction, v)) for v in subject.tolist()]
+    edges = [tuple(map(Fraction, v)) for v in clip.tolist()]
+    for (ax, ay), (bx, by) in zip(edges, edges[1:] + edges[:1]):
+        def side(p):
+            return (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        kept = []
+        for p, q in zip(poly, poly[1:] + poly[:1]):
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                kept.append(p)
+            if (sp >= 0) != (sq >= 0):
+                f = sp / (sp - sq)
+                kept.append((p[0] + f * (q[0] - p[0]), p[1] + f * (q[1] - p[1])))
+        poly = kept
+    twice = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))
+    return float(twice / 2)
+
+
+def polygon_hulls(hull, *point_sets):
+    """The hulls of the point sets by `hull` (a build of hull2), or None when one is not a
+    polygon (fewer than 3 corners)."""
+    hulls = []
+    for pts in point_sets:
+        out = np.empty((len(pts) + 1, 2))
+        k = hull(pts.copy(), len(pts), out)
+        if k < 3:
+            return None
+        hulls.append(out[:k])
+    return hulls
+
+
+@given(st.one_of(nearly_collinear, points2.map(np.array)),
+       st.one_of(nearly_collinear, points2.map(np.array)))
+@example(np.array([(1.0, 0.0), (2.8e-232, 1.0), (-1.0, 1.0), (-1.0, -1.0)]),
+         np.array([(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)]))  # wrote past ns + nc rows
+def test_clip_convex_fits_ns_plus_nc_rows(p, q):
+    hulls = polygon_hulls(hull2_checked, p, q)
+    if hulls is None:
+        return
+    (ha, hb), size = hulls, len(hulls[0]) + len(hulls[1])
+    k = clip_checked(ha, len(ha), hb, len(hb), np.empty((size, 2)), np.empty((size, 2)))
+    assert k <= size
+
+
+@given(points2, points2)
+@example([(1.0, 0.0), (2.8e-232, 1.0), (-1.0, 1.0), (-1.0, -1.0)],
+         [(0.0, -1.0), (2.8e-232, 1.0), (-1.0, 0.0)])
+@example([(3.0, 0.0), (7.8e-234, 1.0), (-1.234756300607399, 1.0)],
+         [(0.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (-4.6e-70, -1.5)])  # a one-vertex rounding run
+def test_clip_convex_area_matches_exact_clipping(p, q):
+    hulls = polygon_hulls(hull2, np.array(p), np.array(q))
+    if hulls is None:
+        return
+    ha, hb = hulls
+    size = len(ha) + len(hb)
+    out, scratch = np.empty((size, 2)), np.empty((size, 2))
+    k = clip_convex(ha, len(ha), hb, len(hb), out, scratch)
+    expected = exact_overlap_area(ha, hb)
+    got = to_shapely(out[:k]).area if k >= 3 else 0.0
+    assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)

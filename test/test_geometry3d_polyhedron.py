@@ -1,0 +1,54 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Prepared `ConvexPolyhedron` objects: moving them, their adjacency."""
+
+import numpy as np
+import pytest
+
+from collision_monitor.geometry3d import (
+    convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance, separating_plane)
+from shapes import random_convex
+
+
+def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        va, fa = random_convex(rng)
+        vb, fb = random_convex(rng, centre=rng.uniform(-1.5, 1.5, 3))
+        q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+        rot = q * np.sign(np.diag(r))
+        rot *= np.linalg.det(rot)  # a proper rotation
+        shift = rng.uniform(-5, 5, 3)
+        moved = ConvexPolyhedron(va, fa).moved(rot, shift)
+        fresh = ConvexPolyhedron(va @ rot.T + shift, fa)
+        assert np.allclose(moved.normals, fresh.normals) and np.allclose(moved.offsets,
+                                                                         fresh.offsets)
+        other = ConvexPolyhedron(vb @ rot.T + shift, fb)
+        assert moved.intersects(other) == convex_polyhedra_intersect(va, vb)
+        assert moved.distance(other)[0] == pytest.approx(gjk_distance(va, vb)[0], abs=1e-9)
+        got = moved.separating_plane(other)
+        expected = separating_plane(va, fa, vb, fb)  # the same pair before the motion
+        assert got.distance == pytest.approx(expected.distance, abs=1e-9)
+    with pytest.raises(ValueError, match='rotation'):
+        ConvexPolyhedron(va, fa).moved(2 * np.eye(3), np.zeros(3))
+
+
+def test_vertex_adjacency_lists_each_edge_both_ways():
+    rng = np.random.default_rng(3)
+    body = ConvexPolyhedron(*random_convex(rng, 30))
+    n = len(body.vertices)
+    adj = body.adjacency
+    listed = {(i, int(j)) for i in range(n) for j in adj[adj[i]:adj[i + 1]]}
+    edges = {tuple(sorted(map(int, f[[k, (k + 1) % 3]]))) for f in body.faces for k in range(3)}
+    assert listed == {e for a, b in edges for e in ((a, b), (b, a))}
