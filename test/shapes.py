@@ -33,6 +33,11 @@ def star_polygon(angles, radii, cx=0.0, cy=0.0, clockwise=False):
     return poly[::-1].copy() if clockwise else poly
 
 
+SQUARE = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+pose = st.tuples(st.floats(-3, 3), st.floats(-3, 3), st.floats(-np.pi, np.pi))
+"""(x, y, yaw) of a rigid motion (`rigid`) of a polygon near the origin."""
+
+
 @st.composite
 def simple_polygons(draw, min_vertices=3, max_vertices=10, convex=None, scale=1.0):
     """Star-shaped simple polygons, either winding; ``convex=True`` gives convex ones."""

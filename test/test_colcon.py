@@ -58,7 +58,7 @@ def test_colcon_build_installs_where_ros2_run_and_launch_look(tmp_path):
                            text=True, cwd=tmp_path)
     assert probe.stdout.startswith(str(site)), probe.stdout + probe.stderr
     out = run(['test', '--packages-select', 'collision_monitor', '--pytest-args', '-q',
-               'test/test_geometry2d.py', '-k', 'polyxpoly'], tmp_path)
+               'test/test_geometry2d_segment_intersection.py'], tmp_path)
     assert 'Finished <<< collision_monitor' in out
     result = run(['test-result', '--all'], tmp_path)
     assert '0 errors, 0 failures' in result

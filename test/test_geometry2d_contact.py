@@ -1,0 +1,195 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Polygon pairs: intersection and contact features against shapely, named cases."""
+
+from hypothesis import assume, example, given, strategies as st
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point
+
+from collision_monitor.kernels.geometry2d import contact, ContactKind, polygons_intersect
+from shapes import pose, rigid, simple_polygons, SQUARE, to_shapely
+
+
+@given(simple_polygons(), simple_polygons(), pose)
+def test_polygons_intersect_matches_shapely(a, b, p):
+    b = rigid(b, p[2], p[0], p[1])
+    sa, sb = to_shapely(a), to_shapely(b)
+    assume(abs(sa.distance(sb)) > 1e-9 or sa.intersection(sb).area > 1e-9)
+    assert polygons_intersect(a, b) == sa.intersects(sb)
+    assert polygons_intersect(b, a) == sa.intersects(sb)
+
+
+@given(st.floats(0.001, 0.05), st.floats(-1, 1), st.floats(0.3, 1.3))
+def test_thin_slivers_crossing_with_no_vertex_inside(w, shift, angle):
+    """Two long thin bars crossing in an X: no vertex of either lies in the other."""
+    bar = np.array([[-2, -w], [2, -w], [2, w], [-2, w]])
+    other = rigid(bar, angle, shift * 0.1, 0.0)
+    c = contact(bar, other)
+    assert c is not None and c.kind == ContactKind.CROSSING
+    assert len(c.a_in_b) == 0 and len(c.b_in_a) == 0 and len(c.intersections) == 4
+    assert polygons_intersect(bar, other)
+
+
+def test_containment_is_found():
+    inner = SQUARE * 0.25 + 0.5
+    c = contact(SQUARE, inner)
+    assert c.kind == ContactKind.CONTAINMENT
+    assert sorted(c.b_in_a) == [0, 1, 2, 3] and len(c.a_in_b) == 0
+    assert c.depth == pytest.approx(1.0)  # 1.0 to move inner out through the nearest side
+
+
+def on_common_line(a, b, x, tol=1e-9):
+    """Whether x lies on an edge of a and an edge of b that are collinear within tol."""
+    def edges_through(poly):
+        return [(p, q) for p, q in zip(poly, np.roll(poly, -1, axis=0))
+                if shapely.LineString([p, q]).distance(Point(x)) <= tol]
+
+    def off_line(p, q, r):
+        d = q - p
+        return abs(d[0] * (r[1] - p[1]) - d[1] * (r[0] - p[0])) / np.hypot(*d)
+
+    return any(off_line(p, q, r) <= tol and off_line(p, q, s) <= tol
+               for p, q in edges_through(a) for r, s in edges_through(b))
+
+
+PENTAGON = np.array([(np.cos(2 * np.pi * k / 5), np.sin(2 * np.pi * k / 5)) for k in range(1, 6)])
+
+
+@given(simple_polygons(), simple_polygons(), pose)
+@example(PENTAGON, PENTAGON, (0.0, 0.0, 2.2e-16))  # boundaries run together
+def test_contact_features_agree_with_shapely(a, b, p):
+    b = rigid(b, p[2], p[0], p[1])
+    sa, sb = to_shapely(a), to_shapely(b)
+    assume(sa.distance(sb) > 1e-9 or sa.intersection(sb).area > 1e-9)
+    c = contact(a, b)
+    assert (c is not None) == sa.intersects(sb)
+    if c is None:
+        return
+    for k in range(len(a)):
+        if sb.exterior.distance(Point(a[k])) > 1e-9:
+            assert (k in c.a_in_b) == sb.contains(Point(a[k]))
+    for k in range(len(b)):
+        if sa.exterior.distance(Point(b[k])) > 1e-9:
+            assert (k in c.b_in_a) == sa.contains(Point(b[k]))
+    boundary_x = sa.exterior.intersection(sb.exterior)
+    for x in c.intersections:
+        assert sa.exterior.distance(Point(x)) < 1e-9 and sb.exterior.distance(Point(x)) < 1e-9
+    # every proper crossing shapely sees is a crossing feature or a vertex feature (not where
+    # the boundaries run together: shapely splits such a stretch at arbitrary points)
+    crossings = [g for g in shapely.get_parts(boundary_x) if g.geom_type == 'Point']
+    for x in shapely.get_coordinates(crossings):
+        if on_common_line(a, b, x):
+            continue
+        assert np.min(np.hypot(*(c.points - x).T)) < 1e-7
+    assert np.linalg.norm(c.normal) == pytest.approx(1.0)
+    assert c.depth >= 0.0
+    # p_B lies on the named edge of the other body
+    for pa_body, edge, pb in zip(c.p_a_body, c.p_b_edge, c.p_b):
+        other = b if pa_body == 0 else a
+        seg = shapely.LineString([other[edge], other[(edge + 1) % len(other)]])
+        assert seg.distance(Point(pb)) < 1e-9
+
+
+@given(simple_polygons(convex=True), simple_polygons(convex=True), pose)
+def test_contact_is_symmetric(a, b, p):
+    b = rigid(b, p[2], p[0], p[1])
+    ab, ba = contact(a, b), contact(b, a)
+    assert (ab is None) == (ba is None)
+    if ab is None:
+        return
+    assert sorted(ab.a_in_b) == sorted(ba.b_in_a) and sorted(ab.b_in_a) == sorted(ba.a_in_b)
+    assert ab.depth == pytest.approx(ba.depth, abs=1e-9)
+    assert len(ab.intersections) == len(ba.intersections)
+
+
+@given(simple_polygons(), simple_polygons(), pose, pose)
+def test_contact_is_invariant_under_rigid_motion(a, b, p, q):
+    b = rigid(b, p[2], p[0], p[1])
+    c0 = contact(a, b)
+    a1, b1 = rigid(a, q[2], q[0] * 100, q[1] * 100), rigid(b, q[2], q[0] * 100, q[1] * 100)
+    c1 = contact(a1, b1)
+    sa, sb = to_shapely(a), to_shapely(b)
+    assume(sa.distance(sb) > 1e-7 or sa.intersection(sb).area > 1e-7)
+    assert (c0 is None) == (c1 is None)
+    if c0 is not None:
+        assert c1.kind == c0.kind
+        assert c1.depth == pytest.approx(c0.depth, abs=1e-7)
+        if c0.depth < 1e-6:
+            return  # touching: every feature ties and the normal is any of theirs
+        rot = np.array([[np.cos(q[2]), -np.sin(q[2])], [np.sin(q[2]), np.cos(q[2])]])
+        assert np.allclose(rot @ c0.normal, c1.normal, atol=1e-6)
+
+
+def test_shared_edge_touching_counts():
+    c = contact(SQUARE, SQUARE + [2.0, 0.0])
+    assert c is not None and c.depth == 0.0
+    assert np.allclose(c.normal, [1.0, 0.0])
+
+
+def test_vertex_on_edge_is_vertex_edge():
+    tri = np.array([[1.0, 2.0], [2.0, 3.0], [0.0, 3.0]])
+    c = contact(SQUARE, tri)
+    assert c.kind == ContactKind.VERTEX_EDGE and c.b_in_a.tolist() == [0]
+    assert c.depth == 0.0 and np.allclose(c.normal, [0.0, 1.0])
+
+
+def test_vertex_edge_penetration_classified_as_in_seed_table():
+    """One vertex of b inside a, two edges of b crossing one edge of a: 3 contact points."""
+    tri = np.array([[1.0, 1.5], [2.0, 3.0], [0.0, 3.0]])
+    c = contact(SQUARE, tri)
+    assert c.kind == ContactKind.VERTEX_EDGE
+    assert len(c.b_in_a) == 1 and len(c.a_in_b) == 0 and len(c.points) == 3
+    assert c.depth == pytest.approx(0.5)
+    assert set(c.intersection_edges[:, 0]) == {2}  # both crossings on the square's top edge
+
+
+def test_edge_edge_classified_as_in_seed_table():
+    """Corners through each other: 1 vertex each way, 4 contact points."""
+    c = contact(SQUARE, SQUARE + [1.5, 1.5])
+    assert c.kind == ContactKind.EDGE_EDGE and len(c.points) == 4
+
+
+def test_multiple_vertex_edge():
+    bar = np.array([[0.5, 1.5], [1.5, 1.5], [1.5, 3.0], [0.5, 3.0]])
+    c = contact(SQUARE, bar)
+    assert c.kind == ContactKind.MULTIPLE_VERTEX_EDGE and len(c.b_in_a) == 2
+    assert c.depth == pytest.approx(0.5)
+
+
+def test_collinear_overlapping_edges():
+    c = contact(SQUARE, SQUARE + [2.0, 1.0])
+    assert c is not None and c.depth == pytest.approx(0.0)
+
+
+def test_clockwise_input_gives_same_contact():
+    tri = np.array([[1.0, 1.5], [2.0, 3.0], [0.0, 3.0]])
+    ccw, cw = contact(SQUARE, tri), contact(SQUARE[::-1], tri[::-1])
+    assert cw.kind == ccw.kind and cw.depth == pytest.approx(ccw.depth)
+    assert np.allclose(cw.normal, ccw.normal)
+
+
+@pytest.mark.parametrize('offset', [1e4, -1e4, 3.7e4])
+@pytest.mark.parametrize('size', [1e-3, 1.0])
+def test_far_from_origin_and_tiny(offset, size):
+    a = SQUARE * size + offset
+    overlapping = a + 0.5 * size
+    touching = a + [2.0 * size, 0.0]
+    apart = a + [2.0 * size * (1 + 1e-6), 0.0]
+    assert polygons_intersect(a, overlapping)
+    assert contact(a, overlapping).depth == pytest.approx(1.5 * size, rel=1e-6)  # 2 - 0.5
+    assert polygons_intersect(a, touching)
+    assert not polygons_intersect(a, apart)
+    assert contact(a, apart) is None

@@ -1,0 +1,99 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Segment primitives against exact rational arithmetic; norm against hypot."""
+
+from fractions import Fraction
+import math
+
+from hypothesis import assume, example, given, strategies as st
+import numpy as np
+import pytest
+
+from collision_monitor.kernels.geometry2d.primitives import norm, segment_intersection
+
+
+@given(st.floats(-1e300, 1e300), st.floats(-1e300, 1e300))
+@example(1e-200, 3e-200)
+@example(1e200, -3e200)
+@example(0.0, 0.0)
+def test_norm_is_hypot_within_an_ulp(x, y):
+    assert norm(x, y) == pytest.approx(math.hypot(x, y), rel=2.5e-16, abs=0.0)
+
+
+def _exact_segment_intersection(p1, p2, q1, q2):
+    """Exact answer with Fractions: None, a point, or the overlap's ends (collinear)."""
+    p1, p2, q1, q2 = ([Fraction(int(v)) for v in pt] for pt in (p1, p2, q1, q2))
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    d1, d2 = cross(q1, q2, p1), cross(q1, q2, p2)
+    d3, d4 = cross(p1, p2, q1), cross(p1, p2, q2)
+    if d1 == d2 == d3 == d4 == 0:
+        axis = 0 if p1[0] != p2[0] else 1
+        if p1[axis] == p2[axis]:
+            axis = 0 if q1[0] != q2[0] else 1
+        pts = sorted([p1, p2], key=lambda v: v[axis])
+        qts = sorted([q1, q2], key=lambda v: v[axis])
+        lo = max(pts[0], qts[0], key=lambda v: v[axis])
+        hi = min(pts[1], qts[1], key=lambda v: v[axis])
+        if lo[axis] > hi[axis]:
+            return None
+        return {tuple(lo), tuple(hi)}
+    if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0) or (d3 > 0 and d4 > 0) or (d3 < 0 and d4 < 0):
+        return None
+    if d1 == d2:  # parallel, not collinear
+        return None
+    s = d1 / (d1 - d2)
+    return {(p1[0] + s * (p2[0] - p1[0]), p1[1] + s * (p2[1] - p1[1]))}
+
+
+coord = st.integers(-6, 6)
+
+
+point = st.tuples(coord, coord)
+
+
+@given(point, point, point, point)
+def test_segment_intersection_matches_exact_rationals(p1, p2, q1, q2):
+    assume(p1 != p2 and q1 != q2)
+    expected = _exact_segment_intersection(p1, p2, q1, q2)
+    count, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
+        *map(float, (*p1, *p2, *q1, *q2)), 1e-12)
+    if expected is None:
+        assert count == 0
+        return
+    got = [(x0, y0)] + ([(x1, y1)] if count == 2 else [])
+    assert count == len(expected)
+    for gx, gy in got:
+        assert min(abs(gx - float(ex)) + abs(gy - float(ey)) for ex, ey in expected) < 1e-12
+    # parameters locate the point on both segments
+    px = p1[0] + s0 * (p2[0] - p1[0])
+    qx = q1[0] + t0 * (q2[0] - q1[0])
+    assert abs(px - x0) < 1e-9 and abs(qx - x0) < 1e-9
+
+
+@given(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0.1, 10), st.floats(0, 6.28),
+       st.floats(0.05, 0.95), st.floats(0.1, 3))
+def test_segment_crossing_point_is_accurate(ox, oy, length, angle, frac, cross_len):
+    """A segment crossing another at a known point (constructed, not computed)."""
+    ux, uy = np.cos(angle), np.sin(angle)
+    p1 = (ox, oy)
+    p2 = (ox + length * ux, oy + length * uy)
+    cx, cy = ox + frac * length * ux, oy + frac * length * uy
+    q1 = (cx - cross_len * uy, cy + cross_len * ux)
+    q2 = (cx + cross_len * uy, cy - cross_len * ux)
+    count, x0, y0, *_ = segment_intersection(*p1, *p2, *q1, *q2, 1e-9)
+    assert count == 1
+    assert abs(x0 - cx) < 1e-9 and abs(y0 - cy) < 1e-9

@@ -1,0 +1,42 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Footprint validation: what it refuses and why, what it accepts."""
+
+from hypothesis import given
+import numpy as np
+import pytest
+
+from collision_monitor.kernels.geometry2d import is_convex, validate_footprint
+from shapes import simple_polygons, to_shapely
+
+
+@pytest.mark.parametrize('poly, message', [
+    ([[0, 0], [1, 1], [1, 0], [0, 1]], 'crosses itself'),
+    ([[0, 0], [1, 0], [1, 0], [0, 1]], 'coincide'),
+    ([[0, 0], [1, 0], [2, 0]], 'zero area'),
+    ([[0, 0], [1, 0], [np.nan, 1]], 'non-finite'),
+    ([[0, 0], [1, 0]], 'at least 3'),
+    ([[0, 0], [2, 0], [1, 0], [1, 1]], 'crosses itself'),
+])
+def test_validate_footprint_rejects(poly, message):
+    with pytest.raises(ValueError, match=message):
+        validate_footprint(poly)
+
+
+@given(simple_polygons())
+def test_validate_footprint_accepts_simple_polygons(poly):
+    assert validate_footprint(poly).shape == poly.shape
+    assert validate_footprint(np.vstack([poly, poly[:1]])).shape == poly.shape
+    assert is_convex(poly) == (abs(to_shapely(poly).convex_hull.area - to_shapely(poly).area)
+                               < 1e-9)
