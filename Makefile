@@ -78,4 +78,4 @@ clean: clean-cache
 # 30 minutes, 200 bodies at 100 Hz (docs/reliability.md); SOAK_SECONDS=60 for a short one.
 SOAK_SECONDS ?= 1800
 soak: $(STAMP)
-	$(PY) -m benchmarks.soak --bodies 200 --rate 100 --seconds $(SOAK_SECONDS)
+	$(PY) test/soak.py --bodies 200 --rate 100 --seconds $(SOAK_SECONDS)

@@ -95,12 +95,11 @@ def test_no_function_takes_more_than_ten_parameters(path):
 
 
 def test_tests_take_their_helpers_from_test_not_from_benchmarks():
-    """Shared helpers live in test/ (the benchmarks use them from there); only the soak
-    tool's own test imports it from benchmarks/."""
+    """Shared helpers live in test/ (the benchmarks use them from there)."""
     tests = pathlib.Path(__file__).resolve().parent
     importers = {p.name for p in tests.glob('*.py')
                  if 'benchmarks' in {name.split('.')[0] for name in imports_of(p)}}
-    assert importers == {'test_soak.py'}
+    assert importers == set()
 
 
 def imports_of(path):

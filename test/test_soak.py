@@ -15,8 +15,8 @@
 
 import pytest
 
-from benchmarks.soak import soak
 from ros_harness import fresh_domain
+from soak import soak
 
 pytestmark = [pytest.mark.ros, pytest.mark.slow]
 

@@ -15,7 +15,8 @@
 
 Records the node's resident memory every second (from /proc), its tick-time percentiles and
 overruns (from /diagnostics), and the memory growth after warm-up.  Usage:
-``python -m benchmarks.soak --bodies 200 --rate 100 --seconds 1800`` (``make soak``).
+``python test/soak.py --bodies 200 --rate 100 --seconds 1800`` (``make soak``; its
+short form is `test_soak.py`).
 """
 
 import argparse
