@@ -138,6 +138,9 @@ def _read_only(*arrays):
 _NO_CONTACTS = ContactRows(*_read_only(np.zeros((0, 2), INDEX), np.zeros(0, np.int8),
                                        np.zeros((0, 2), FLOAT), np.zeros(0, FLOAT),
                                        np.zeros(1, INDEX)))
+_NO_PREDICTIONS = PredictionRows(*_read_only(
+    np.zeros((0, 2), INDEX), np.zeros(0, FLOAT), np.zeros(0, INDEX), np.zeros(0, INDEX),
+    np.zeros(0, INDEX), np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT)))
 _NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT),
                                     np.zeros(0, np.int8), np.zeros((0, 2), INDEX)))
 
@@ -527,9 +530,14 @@ class CollisionWorld:
     def _predictions(self, pairs, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
         out = self._p_out
-        first_contacts(pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
-                       int(model), float(horizon), self._scratch, self._entry, self._found)
-        k = pack_predictions(pairs, n_pairs, float(horizon), self._found, out)
+        k = 0
+        if n_pairs:
+            first_contacts(pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
+                           int(model), float(horizon), self._scratch, self._entry,
+                           self._found)
+            k = pack_predictions(pairs, n_pairs, float(horizon), self._found, out)
+        if k == 0:  # shared empty read-only arrays, no copies
+            return Predictions(self.names, *_NO_PREDICTIONS)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
                                          for o in out))

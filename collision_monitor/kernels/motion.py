@@ -238,3 +238,21 @@ class PoseHistory(NamedTuple):
         else:
             self.count[b] = 0
             self.measured[b] = False
+
+
+@jit
+def plausible_motion(motion, max_coordinate, max_speed, max_angular_speed, max_acceleration,
+                     out):
+    """out[b]: body b's `packed.Motion` row is finite and within the limits: |x|, |y| at most
+    `max_coordinate` (m), speed at most `max_speed` (m/s), |omega| at most
+    `max_angular_speed` (rad/s), every acceleration component at most `max_acceleration`
+    (m/s^2, rad/s^2).  A nan fails every comparison: not plausible."""
+    poses, twists, accels = motion
+    for b in range(poses.shape[0]):
+        out[b] = (abs(poses[b, 0]) <= max_coordinate and abs(poses[b, 1]) <= max_coordinate
+                  and math.isfinite(poses[b, 2])
+                  and math.hypot(twists[b, 0], twists[b, 1]) <= max_speed
+                  and abs(twists[b, 2]) <= max_angular_speed
+                  and abs(accels[b, 0]) <= max_acceleration
+                  and abs(accels[b, 1]) <= max_acceleration
+                  and abs(accels[b, 2]) <= max_acceleration)

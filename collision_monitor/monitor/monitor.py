@@ -31,7 +31,8 @@ from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
                               BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, estimate_motion,
-                              PoseHistory, push_bulk, push_pose, yaw_from_quaternion)
+                              plausible_motion, PoseHistory, push_bulk, push_pose,
+                              yaw_from_quaternion)
 from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
 
@@ -96,15 +97,18 @@ class _PairState:
 
 def warmup():
     """Compile every kernel of a monitor tick (cached on disk after one run): the engine's
-    (`CollisionWorld.warmup`) and the motion estimate's."""
+    (`CollisionWorld.warmup`), the motion estimate's and its checks'."""
     CollisionWorld().warmup()
     history = PoseHistory.empty(2)
     for t in (0.0, 0.1, 0.2):
         push_pose(history, 0, t, t, 0.0, 0.0)
     push_bulk(history, np.array([1], np.intp), 0.0, np.array([[0.0] * 6 + [1.0]]),
               MAX_COORDINATE, np.zeros(1, np.intp))
-    estimate_motion(history, 0.25, 0.5, 1.0, np.zeros(2, np.bool_),
-                    Motion(*(np.zeros((2, 3)) for _ in range(3))))
+    yaw_from_quaternion(0.0, 0.0, 0.0, 1.0)  # a single pose's; push_bulk's is inlined
+    motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
+    estimate_motion(history, 0.25, 0.5, 1.0, np.zeros(2, np.bool_), motion)
+    plausible_motion(motion, MAX_COORDINATE, MAX_SPEED, MAX_ANGULAR_SPEED, MAX_ACCELERATION,
+                     np.zeros(2, np.bool_))
 
 
 class Monitor:
@@ -132,6 +136,7 @@ class Monitor:
         self._fresh = np.zeros(n, np.bool_)
         self._seen = np.zeros(n, np.bool_)  # ever had a pose
         self._bulk_codes = np.zeros(n, np.intp)  # `push_bulk`'s codes of one message
+        self._plausible_rows = np.zeros(n, np.bool_)  # `plausible_motion` of one tick
         self.rejections = Counter()          # (body, reason) -> count
         self.enabled = True
         self._pairs = {}
@@ -287,13 +292,9 @@ class Monitor:
     def _plausible(self):
         """Per body: the estimated pose, twist and acceleration at the tick are finite and
         within `MAX_COORDINATE` and the motion limits."""
-        p, v, a = self._poses, self._twists, self._accels
-        with np.errstate(invalid='ignore', over='ignore'):
-            return ((np.abs(p[:, :2]) <= MAX_COORDINATE).all(axis=1)
-                    & np.isfinite(p[:, 2])
-                    & (np.hypot(v[:, 0], v[:, 1]) <= MAX_SPEED)
-                    & (np.abs(v[:, 2]) <= MAX_ANGULAR_SPEED)
-                    & (np.abs(a) <= MAX_ACCELERATION).all(axis=1))
+        plausible_motion(self._motion, MAX_COORDINATE, MAX_SPEED, MAX_ANGULAR_SPEED,
+                         MAX_ACCELERATION, self._plausible_rows)
+        return self._plausible_rows
 
     def tick(self, now):
         """Detect and predict at time `now` (s); return the TickReport."""

@@ -173,9 +173,13 @@ class Replay:
         report = self.monitor.tick(now)
         names = self.monitor.names
         self._record(report, now)
+        out = {}
+        if not (report.contacts or report.warnings or report.state_changed or self.markers):
+            # the usual tick: both arrays empty, only the stamp changes
+            out['contacts'] = out['warnings'] = self._empty_array(tick_ns)
+            return out
         header = Header(frame_id=self.config.frame_id,
                         stamp=Time(sec=tick_ns // 10**9, nanosec=tick_ns % 10**9))
-        out = {}
         if report.contacts or report.warnings:
             out['contacts'] = contacts_array(report, names, header, self.time)
             out['warnings'] = warnings_array(report, names, header)
