@@ -56,7 +56,7 @@ import numpy as np
 
 from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
-from .geometry2d.primitives import cross, length_tolerance, polygon_scale
+from .geometry2d.primitives import cross, length_tolerance, norm, polygon_scale
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
@@ -220,9 +220,9 @@ def _reach_disc(p, v, a):
     may /= n
     r0 = r1 = r2 = 0.0
     for k in range(n):
-        r0 = max(r0, np.hypot(p[k, 0] - mpx, p[k, 1] - mpy))
-        r1 = max(r1, np.hypot(v[k, 0] - mvx, v[k, 1] - mvy))
-        r2 = max(r2, 0.5 * np.hypot(a[k, 0] - max_, a[k, 1] - may))
+        r0 = max(r0, norm(p[k, 0] - mpx, p[k, 1] - mpy))
+        r1 = max(r1, norm(v[k, 0] - mvx, v[k, 1] - mvy))
+        r2 = max(r2, 0.5 * norm(a[k, 0] - max_, a[k, 1] - may))
     return mpx, mpy, mvx, mvy, 0.5 * max_, 0.5 * may, r0, r1, r2
 
 
