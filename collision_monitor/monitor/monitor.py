@@ -143,7 +143,7 @@ class Monitor:
         self._last_now = -math.inf
         self._last_state = None
         self._last_touching = {}  # pair -> Contact at the last tick (the gate's input)
-        self._last_active = set()
+        self._last_active = np.zeros(n, np.bool_)  # who took part in the last tick
         self._ignored = self._ignored_pairs(config.ignore_pairs)
         self.sources = {s.name: np.array([self.index[b] for b in s.bodies], np.intp)
                         for s in config.sources}
@@ -323,7 +323,7 @@ class Monitor:
         active = (self._fresh | self.static) & self.has_footprint & self.enabled
         self.world.set_active(None, active)
         report.active = active
-        report.stale = [int(b) for b in np.nonzero(self._seen & ~self._fresh & ~self.static)[0]]
+        report.stale = np.nonzero(self._seen & ~self._fresh & ~self.static)[0].tolist()
         contacts, predictions = self.world.step(cfg.horizon, stamp=now)
         touching = {}
         for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
@@ -338,7 +338,7 @@ class Monitor:
             predicted[pair] = predictions[c]
         report.warnings = self._debounce(predicted, now)
         self._last_touching = touching
-        self._last_active = set(np.nonzero(active)[0].tolist())
+        self._last_active = active
         state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
                  frozenset(report.stale))
         report.state_changed = state != self._last_state
@@ -381,7 +381,7 @@ class Monitor:
         if not gate.enabled or not self.enabled:
             return 1.0
         b = self.index[gate.body]
-        if not self._fresh[b] or b not in self._last_active:
+        if not self._fresh[b] or not self._last_active[b]:
             return 0.0
         x, y, yaw = self.world.poses[b]
         c, s = math.cos(yaw), math.sin(yaw)
