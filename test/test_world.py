@@ -142,6 +142,19 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
     assert rebuilds < 60
 
 
+def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():
+    """The fat margin of a 40 m wall is a share of the bodies' mean size, not of its length:
+    bodies 3 m beside it are not kept as its candidates."""
+    world = World()
+    world.add_body('wall', [[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]],
+                   static=True, pose=(0.0, 0.0, 0.0))
+    for k in range(30):
+        world.add_body(f'b{k}', UNIT, pose=(-15.0 + k, 3.0 if k % 2 else -3.0, 0.0))
+    world.detect()
+    kept = world._near.pairs[:world._near.count]
+    assert not (kept == 0).any()
+
+
 def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
     rng = np.random.default_rng(8)
     shapes, poses = random_scene(rng, 400, 20.0, big=1)
