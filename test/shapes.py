@@ -21,6 +21,7 @@ from scipy.spatial import ConvexHull
 import shapely
 from shapely.geometry import Polygon
 
+from collision_monitor import CollisionWorld
 from collision_monitor.geometry3d import gjk_distance
 
 
@@ -177,3 +178,56 @@ def l_extrusion():
         g = (e + 1) % n
         faces += [[e, g, n + g], [e, n + g, n + e]]
     return v, np.array(faces)
+
+
+# --- scenes of the engine ---------------------------------------------------------------
+
+RECT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
+
+
+ELL = np.array([[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
+
+
+UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+def brute_force_pairs(aabb, active, movable):
+    """All pairs of overlapping boxes, by comparing every pair (numpy, O(N^2))."""
+    lo_x, lo_y, hi_x, hi_y = aabb.T
+    ov = ((lo_x[:, None] <= hi_x[None, :]) & (lo_x[None, :] <= hi_x[:, None])
+          & (lo_y[:, None] <= hi_y[None, :]) & (lo_y[None, :] <= hi_y[:, None]))
+    ov &= active[:, None] & active[None, :]
+    ov &= movable[:, None] | movable[None, :]
+    i, j = np.nonzero(np.triu(ov, 1))
+    return set(zip(i.tolist(), j.tolist()))
+
+
+def random_scene(rng, n, spread, big=0):
+    """Random mixed footprints (convex, concave, thin) and poses; `big` long walls."""
+    shapes = []
+    for k in range(n):
+        kind = k % 4
+        if kind == 0:
+            shapes.append(RECT * rng.uniform(0.3, 2.0))
+        elif kind == 1:
+            shapes.append(ELL * rng.uniform(0.5, 2.0))
+        elif kind == 2:
+            m = rng.integers(3, 12)
+            gaps = rng.uniform(0.2, 1.0, m)  # no angular gap over pi: the star stays simple
+            ang = np.cumsum(gaps) / gaps.sum() * 2 * np.pi
+            shapes.append(star_polygon(ang, rng.uniform(0.2, 1.0, m)))
+        else:
+            shapes.append(np.array([[-1.0, -0.01], [1.0, -0.01], [1.0, 0.01], [-1.0, 0.01]]))
+    for _ in range(big):
+        shapes.append(np.array([[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]]))
+    poses = np.column_stack([rng.uniform(0, spread, (len(shapes), 2)),
+                             rng.uniform(-np.pi, np.pi, len(shapes))])
+    return shapes, poses
+
+
+def build(shapes, poses, static=()):
+    world = CollisionWorld()
+    for k, s in enumerate(shapes):
+        world.add_body(f'b{k}', s, static=k in static)
+    world.set_poses(poses)
+    return world

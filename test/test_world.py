@@ -19,140 +19,10 @@ import pytest
 import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
-from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.toi import first_contact
-from shapes import star_polygon
-
-RECT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
-ELL = np.array([[0, 0], [1, 0], [1, 0.3], [0.3, 0.3], [0.3, 1], [0, 1]]) - 0.4
-UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-
-
-def brute_force_pairs(aabb, active, movable):
-    """All pairs of overlapping boxes, by comparing every pair (numpy, O(N^2))."""
-    lo_x, lo_y, hi_x, hi_y = aabb.T
-    ov = ((lo_x[:, None] <= hi_x[None, :]) & (lo_x[None, :] <= hi_x[:, None])
-          & (lo_y[:, None] <= hi_y[None, :]) & (lo_y[None, :] <= hi_y[:, None]))
-    ov &= active[:, None] & active[None, :]
-    ov &= movable[:, None] | movable[None, :]
-    i, j = np.nonzero(np.triu(ov, 1))
-    return set(zip(i.tolist(), j.tolist()))
-
-
-def random_scene(rng, n, spread, big=0):
-    """Random mixed footprints (convex, concave, thin) and poses; `big` long walls."""
-    shapes = []
-    for k in range(n):
-        kind = k % 4
-        if kind == 0:
-            shapes.append(RECT * rng.uniform(0.3, 2.0))
-        elif kind == 1:
-            shapes.append(ELL * rng.uniform(0.5, 2.0))
-        elif kind == 2:
-            m = rng.integers(3, 12)
-            gaps = rng.uniform(0.2, 1.0, m)  # no angular gap over pi: the star stays simple
-            ang = np.cumsum(gaps) / gaps.sum() * 2 * np.pi
-            shapes.append(star_polygon(ang, rng.uniform(0.2, 1.0, m)))
-        else:
-            shapes.append(np.array([[-1.0, -0.01], [1.0, -0.01], [1.0, 0.01], [-1.0, 0.01]]))
-    for _ in range(big):
-        shapes.append(np.array([[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]]))
-    poses = np.column_stack([rng.uniform(0, spread, (len(shapes), 2)),
-                             rng.uniform(-np.pi, np.pi, len(shapes))])
-    return shapes, poses
-
-
-def build(shapes, poses, static=()):
-    world = CollisionWorld()
-    for k, s in enumerate(shapes):
-        world.add_body(f'b{k}', s, static=k in static)
-    world.set_poses(poses)
-    return world
-
-
-@pytest.mark.parametrize('seed, spread, big', [(0, 40.0, 0), (1, 15.0, 0), (2, 30.0, 3),
-                                               (3, 200.0, 1), (4, 8.0, 0)])
-def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
-    rng = np.random.default_rng(seed)
-    shapes, poses = random_scene(rng, 1000, spread, big)
-    world = build(shapes, poses, static=set(range(0, len(shapes), 7)))
-    world.detect()  # places the bodies
-    active = world.active.copy()
-    active[5::11] = False
-    work = GridWorkspace(len(shapes))
-    pairs = np.zeros((len(shapes) * 40, 2), np.intp)
-    count = grid_pairs(world._aabb, active, world._movable, pairs, *work.arrays())
-    got = set(map(tuple, pairs[:count].tolist()))
-    assert len(got) == count  # each pair once
-    assert got == brute_force_pairs(world._aabb, active, world._movable)
-
-
-def test_every_box_holds_its_body_and_long_bodies_get_their_vertex_box():
-    """A body filling half its bounding disc or more gets the disc's box, a longer one the box
-    of its vertices; either holds every vertex."""
-    rng = np.random.default_rng(5)
-    shapes, poses = random_scene(rng, 400, 30.0, big=3)
-    world = build(shapes, poses)
-    world.detect()
-    assert world._packed_bodies.disc_box[0]  # a rectangle of sides 1 and 0.6
-    assert not world._packed_bodies.disc_box[-1]  # a 40 m x 0.4 m wall
-    for k, shape in enumerate(shapes):
-        verts = world.world_vertices(f'b{k}')
-        xmin, ymin, xmax, ymax = world._aabb[k]
-        assert (verts[:, 0] >= xmin).all() and (verts[:, 0] <= xmax).all()
-        assert (verts[:, 1] >= ymin).all() and (verts[:, 1] <= ymax).all()
-        fill = shapely.Polygon(shape).area / (np.pi * np.max(np.hypot(*shape.T)) ** 2)
-        tight = max(xmax - xmin - np.ptp(verts[:, 0]), ymax - ymin - np.ptp(verts[:, 1]))
-        if fill < 0.5:
-            assert tight < 1e-9
-        else:
-            r = np.max(np.hypot(*shape.T))
-            assert np.allclose([xmin, ymin, xmax, ymax],
-                               [*(poses[k, :2] - r), *(poses[k, :2] + r)], atol=1e-9)
-
-
-def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
-    """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
-    through small steps, jumps and bodies leaving and joining; small steps reuse them."""
-    rng = np.random.default_rng(7)
-    shapes, poses = random_scene(rng, 300, 15.0, big=2)
-    world = build(shapes, poses, static={0, 1})
-    world.detect()
-    active = world.active.copy()
-    cache = PairCache(len(shapes))
-    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
-    rebuilds = 0
-    for tick in range(120):
-        poses = poses + 0.01 * velocity
-        if tick % 40 == 39:
-            poses[rng.integers(0, len(shapes), 5), :2] += rng.uniform(-5, 5, (5, 2))
-        if tick % 30 == 29:
-            active[rng.integers(0, len(shapes), 5)] ^= True
-        world.set_poses(poses)
-        world.set_active(np.arange(len(shapes)), active)
-        world.detect()
-        before = (cache.count, cache.fat.copy())
-        count = cache.candidates(world._aabb, active, world._movable)
-        rebuilds += not (count == before[0] and np.array_equal(cache.fat, before[1]))
-        kept = set(map(tuple, cache.pairs[:count].tolist()))
-        assert len(kept) == count
-        assert brute_force_pairs(world._aabb, active, world._movable) <= kept
-    assert rebuilds < 60
-
-
-def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():
-    """The fat margin of a 40 m wall is a share of the bodies' mean size, not of its length:
-    bodies 3 m beside it are not kept as its candidates."""
-    world = World()
-    world.add_body('wall', [[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]],
-                   static=True, pose=(0.0, 0.0, 0.0))
-    for k in range(30):
-        world.add_body(f'b{k}', UNIT, pose=(-15.0 + k, 3.0 if k % 2 else -3.0, 0.0))
-    world.detect()
-    kept = world._near.pairs[:world._near.count]
-    assert not (kept == 0).any()
+from shapes import build, ELL, random_scene, RECT, UNIT
 
 
 def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
@@ -306,29 +176,6 @@ def test_warmup_runs():
 
 
 # --- adversarial cases: scale, tolerance, histories, input checks ---------------------------
-
-
-def test_issue_scene_of_micro_bodies_kilometres_apart():
-    s = 1e-3
-    sq = [[0, 0], [s, 0], [s, s], [0, s]]
-    world = CollisionWorld()
-    world.add_body('a', sq, pose=(4e6, 4e6, 0))
-    world.add_body('b', sq, pose=(4e6 + s / 2, 4e6 + s / 2, 0))
-    world.add_body('c', sq, pose=(0, 0, 0))
-    assert world.detect().name_pairs() == [('a', 'b')]
-
-
-@given(st.floats(1e-6, 1e-2), st.floats(1e3, 1e6), st.floats(1e3, 1e6),
-       st.floats(0.0, 0.9), st.floats(0.0, 0.9))
-def test_micro_bodies_far_apart_are_found(size, x, y, du, dv):
-    """Two axis-aligned squares of side s whose corners differ by less than s along both axes
-    overlap; a third far away spreads the grid over ~1e6 / s cells per axis."""
-    sq = np.array([[0, 0], [1, 0], [1, 1], [0, 1]]) * size
-    world = CollisionWorld()
-    world.add_body('a', sq, pose=(x, y, 0))
-    world.add_body('b', sq, pose=(x + du * size, y + dv * size, 0))
-    world.add_body('far', sq, pose=(0, 0, 0))
-    assert world.detect().name_pairs() == [('a', 'b')]
 
 
 @pytest.mark.parametrize('offset, touching', [((1.0, 0.0), True), ((1.0, 1.0), True),

@@ -1,0 +1,104 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The broad phase: the grid against brute force, pairs kept across ticks, extreme spreads."""
+
+from hypothesis import given, strategies as st
+import numpy as np
+import pytest
+
+from collision_monitor import CollisionWorld, World
+from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
+from shapes import brute_force_pairs, build, random_scene, UNIT
+
+
+@pytest.mark.parametrize('seed, spread, big', [(0, 40.0, 0), (1, 15.0, 0), (2, 30.0, 3),
+                                               (3, 200.0, 1), (4, 8.0, 0)])
+def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
+    rng = np.random.default_rng(seed)
+    shapes, poses = random_scene(rng, 1000, spread, big)
+    world = build(shapes, poses, static=set(range(0, len(shapes), 7)))
+    world.detect()  # places the bodies
+    active = world.active.copy()
+    active[5::11] = False
+    work = GridWorkspace(len(shapes))
+    pairs = np.zeros((len(shapes) * 40, 2), np.intp)
+    count = grid_pairs(world._aabb, active, world._movable, pairs, *work.arrays())
+    got = set(map(tuple, pairs[:count].tolist()))
+    assert len(got) == count  # each pair once
+    assert got == brute_force_pairs(world._aabb, active, world._movable)
+
+
+def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
+    """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
+    through small steps, jumps and bodies leaving and joining; small steps reuse them."""
+    rng = np.random.default_rng(7)
+    shapes, poses = random_scene(rng, 300, 15.0, big=2)
+    world = build(shapes, poses, static={0, 1})
+    world.detect()
+    active = world.active.copy()
+    cache = PairCache(len(shapes))
+    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    rebuilds = 0
+    for tick in range(120):
+        poses = poses + 0.01 * velocity
+        if tick % 40 == 39:
+            poses[rng.integers(0, len(shapes), 5), :2] += rng.uniform(-5, 5, (5, 2))
+        if tick % 30 == 29:
+            active[rng.integers(0, len(shapes), 5)] ^= True
+        world.set_poses(poses)
+        world.set_active(np.arange(len(shapes)), active)
+        world.detect()
+        before = (cache.count, cache.fat.copy())
+        count = cache.candidates(world._aabb, active, world._movable)
+        rebuilds += not (count == before[0] and np.array_equal(cache.fat, before[1]))
+        kept = set(map(tuple, cache.pairs[:count].tolist()))
+        assert len(kept) == count
+        assert brute_force_pairs(world._aabb, active, world._movable) <= kept
+    assert rebuilds < 60
+
+
+def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():
+    """The fat margin of a 40 m wall is a share of the bodies' mean size, not of its length:
+    bodies 3 m beside it are not kept as its candidates."""
+    world = World()
+    world.add_body('wall', [[-20.0, -0.2], [20.0, -0.2], [20.0, 0.2], [-20.0, 0.2]],
+                   static=True, pose=(0.0, 0.0, 0.0))
+    for k in range(30):
+        world.add_body(f'b{k}', UNIT, pose=(-15.0 + k, 3.0 if k % 2 else -3.0, 0.0))
+    world.detect()
+    kept = world._near.pairs[:world._near.count]
+    assert not (kept == 0).any()
+
+
+def test_issue_scene_of_micro_bodies_kilometres_apart():
+    s = 1e-3
+    sq = [[0, 0], [s, 0], [s, s], [0, s]]
+    world = CollisionWorld()
+    world.add_body('a', sq, pose=(4e6, 4e6, 0))
+    world.add_body('b', sq, pose=(4e6 + s / 2, 4e6 + s / 2, 0))
+    world.add_body('c', sq, pose=(0, 0, 0))
+    assert world.detect().name_pairs() == [('a', 'b')]
+
+
+@given(st.floats(1e-6, 1e-2), st.floats(1e3, 1e6), st.floats(1e3, 1e6),
+       st.floats(0.0, 0.9), st.floats(0.0, 0.9))
+def test_micro_bodies_far_apart_are_found(size, x, y, du, dv):
+    """Two axis-aligned squares of side s whose corners differ by less than s along both axes
+    overlap; a third far away spreads the grid over ~1e6 / s cells per axis."""
+    sq = np.array([[0, 0], [1, 0], [1, 1], [0, 1]]) * size
+    world = CollisionWorld()
+    world.add_body('a', sq, pose=(x, y, 0))
+    world.add_body('b', sq, pose=(x + du * size, y + dv * size, 0))
+    world.add_body('far', sq, pose=(0, 0, 0))
+    assert world.detect().name_pairs() == [('a', 'b')]
