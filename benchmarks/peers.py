@@ -21,13 +21,15 @@ import numpy as np
 
 
 class Ours:
-    """collision_monitor: poses set from arrays, detect() with full contact descriptions."""
+    """collision_monitor: poses set from arrays, detect() with full contact descriptions, one
+    thread."""
 
     name = 'collision_monitor'
 
     def __init__(self, scene):
         from collision_monitor import CollisionWorld
         self.world = CollisionWorld()
+        self.world.threads = 1
         for k, fp in enumerate(scene.footprints):
             self.world.add_body(f'b{k}', fp)
         self.world.set_poses(scene.poses)

@@ -520,7 +520,7 @@ class CollisionWorld:
         if not horizon > 0.0 or not np.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
         model = self._model(predictor)
-        self._prepare()
+        self._prepare(parallel=True)
         active = self.active
         self._place(active)
         swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
@@ -640,10 +640,11 @@ class CollisionWorld:
             place_bodies(self._poses, active, self._packed_bodies, self._aabb)
             self._placed = True
 
-    def _prepare(self):
-        """Before a tick: the packed arrays, and this world's thread count for the kernels
-        (numba's setting is per calling thread)."""
-        if self.threads:
+    def _prepare(self, parallel=False):
+        """Before a tick: the packed arrays, and with `parallel` (a call that runs parallel
+        kernels: predict and step) this world's thread count for them (numba's setting is per
+        calling thread; reading it costs a microsecond)."""
+        if parallel and self.threads:
             set_kernel_threads(self.threads)
         self._pack()
 
