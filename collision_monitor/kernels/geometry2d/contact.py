@@ -128,7 +128,8 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     best_e = -1
     best_s = -1.0
     # an edge with both ends beyond the tolerance on one side of the line c-p is skipped
-    # before `segment_intersection`, by the same arithmetic as its own straddle test
+    # before `segment_intersection`, by the same arithmetic as its own straddle test; only
+    # when |c - p| > tol (band > tol^2), where that test is the one it runs
     ex = px - cx
     ey = py - cy
     band = tol * norm(ex, ey)
