@@ -489,10 +489,15 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               'ticking, writing the output bag, the CSV and the PNG).', '',
               '| bag s | markers | wall s | real time x | pairs reported |',
               '| ---: | --- | ---: | ---: | ---: |']
-    lines += [f'| {length:g} | {"yes" if markers else "no"} | {wall:.2f} | {length / wall:.0f} '
-              f'| {pairs} |' for length, markers, wall, pairs in replay_rows]
+    lines += [f'| {length:g} | {_markers(rate)} | {wall:.2f} | {length / wall:.0f} '
+              f'| {pairs} |' for length, rate, wall, pairs in replay_rows]
     lines += ['', 'Reproduce: `make bench` (`python -m benchmarks --quick` for N up to 10,000).']
     (DOCS / 'benchmarks.md').write_text('\n'.join(lines) + '\n')
+
+
+def _markers(rate):
+    """How a replay row wrote ~/markers."""
+    return 'no markers' if rate is None else f'markers at {rate:g} Hz'
 
 
 README_BEGIN = '<!-- benchmarks: the table below is written by make bench -->'
@@ -536,10 +541,10 @@ def readme_summary(det, look, bound, rows3d, latency, sizes, replay_rows):
             lines.append(f'| DDS pose to warning, p50 / p99, {n:,} bodies | {p50:.2f} / '
                          f'{p99:.2f} ms | echo node (the floor), {floor[n][0]:.2f} / '
                          f'{floor[n][1]:.2f} ms | | p99 at most {1 if n <= 100 else 2} ms |')
-    for length, markers, wall, _ in replay_rows:
-        lines.append(f'| replay, 100 bodies at 50 Hz, {length:g} s bag, '
-                     f'{"with" if markers else "no"} markers | {length / wall:.0f}x real time '
-                     f'| no peer replays bags | | at least 100x |')
+    for length, rate, wall, _ in replay_rows:
+        lines.append(f'| replay, 100 bodies at 50 Hz, {length:g} s bag, {_markers(rate)} '
+                     f'| {length / wall:.0f}x real time | no peer replays bags | '
+                     f'| at least 100x |')
     lines += ['', README_END]
     readme = ROOT / 'README.md'
     text = readme.read_text()

@@ -80,8 +80,7 @@ def test_below_ros_only_numpy_numba_and_the_standard_library(path):
 
 def test_only_the_node_and_the_demo_publisher_import_rclpy():
     users = {str(p.relative_to(PACKAGE)) for p in MODULES if 'rclpy' in imports(p)[1]}
-    # the replay only serializes the node's messages with rclpy's CDR serializer
-    assert users == {'ros/node.py', 'tools/demo.py', 'tools/replay.py'}
+    assert users == {'ros/node.py', 'tools/demo.py'}
     assert not any(imports(p)[1] & ROS_MODULES for p in MODULES if layer(p) in PURE)
 
 

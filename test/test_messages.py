@@ -71,9 +71,10 @@ def test_contacts_and_warnings_read_back_exactly(origin):
     same nanosecond, at the origin and at UTM-like coordinates."""
     from collision_monitor import World
     from collision_monitor.monitor.monitor import TickReport
-    from collision_monitor.ros.messages import (contacts_array, read_contacts, read_warnings,
-                                                TimeBase, warnings_array)
-    from std_msgs.msg import Header
+    from collision_monitor.ros.messages import (OutputWriter, read_contacts, read_warnings,
+                                                TimeBase)
+    from diagnostic_msgs.msg import DiagnosticArray
+    from rclpy.serialization import deserialize_message
     x, y = origin
     square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
     world = World()
@@ -84,18 +85,21 @@ def test_contacts_and_warnings_read_back_exactly(origin):
     contacts, predictions = world.step(3.0)
     epoch = 1_795_444_844_902_828_378
     time = TimeBase(epoch)
+    out = OutputWriter(time)
     began = 123.456789123
     report = TickReport(stamp=0.0, contacts=[(0, 1, contacts[0], began)],
                         warnings=[(1, 2, p) for _, _, p in predictions if p.time > 0][:1])
     assert report.warnings
-    (got,) = read_contacts(contacts_array(report, world.names, Header(), time))
+    (got,) = read_contacts(deserialize_message(out.contacts(report, world.names, epoch, 'map'),
+                                               DiagnosticArray))
     c = contacts[0]
     assert (got.a, got.b, got.classification) == ('a', 'b', c.kind.name.lower())
     assert got.depth == c.depth
     assert np.array_equal(got.normal, c.normal) and np.array_equal(got.points, c.points)
     ns = epoch + round(began * 1e9)
     assert got.began == (ns // 10**9, ns % 10**9)
-    (warned,) = read_warnings(warnings_array(report, world.names, Header()))
+    (warned,) = read_warnings(deserialize_message(out.warnings(report, world.names, epoch, 'm'),
+                                                  DiagnosticArray))
     fc = report.warnings[0][2]
     assert warned.time_to_collision == fc.time
     assert np.array_equal(warned.point, fc.point) and np.array_equal(warned.normal, fc.normal)

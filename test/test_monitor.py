@@ -334,3 +334,19 @@ def test_a_rebuilt_monitor_keeps_each_bodys_state_by_name():
     new.tick(0.25)
     assert new._fresh[new.index['a']] and not new._seen[new.index['c']]
     assert new._twists[new.index['a'], 0] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize('tick_rate, marker_rate, every', [(50.0, 10.0, 5), (50.0, 25.0, 2),
+                                                           (20.0, 50.0, 1), (30.0, 30.0, 1)])
+def test_markers_come_at_their_rate_on_a_jittery_clock(tick_rate, marker_rate, every):
+    """Markers at the first tick, then every tick_rate / marker_rate ticks (at least one)
+    whatever the clock's jitter up to a fifth of a period; anew after the clock jumps back."""
+    m = Monitor(config({'a': body(pose_topic='/a')}, tick_rate=tick_rate,
+                       marker_rate=marker_rate))
+    jitter = np.random.default_rng(0).uniform(-0.2, 0.2, 200) / tick_rate
+    times = np.arange(200) / tick_rate + jitter
+    due = [k for k, t in enumerate(times) if m.markers_due(t)]
+    assert due == list(range(0, 200, every))
+    m.tick(times[-1])
+    m.tick(0.0)  # the clock jumped back
+    assert m.markers_due(0.0)

@@ -19,6 +19,7 @@ import pytest
 import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
+from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.toi import first_contact
@@ -126,17 +127,37 @@ def test_registration_errors_name_the_body():
         world.set_poses([[0, 0, 0]], ['nobody'])
 
 
-def test_set_motion_sets_all_three_or_nothing():
+@pytest.mark.parametrize('index', [lambda names: names, lambda names: np.array(
+    [{'a': 0, 'b': 1}[n] for n in names], dtype=np.intp)], ids=['names', 'intp'])
+def test_set_motion_sets_all_three_or_nothing(index):
+    """By name and by an intp index array (one compiled pass): the same rows, the same
+    refusals, and nothing written when one value is refused."""
     world = World()
     world.add_body('a', RECT)
     world.add_body('b', RECT)
-    world.set_motion([[1.0, 2.0, 0.5]], [[0.1, 0.2, 0.3]], [[1.0, 0.0, -1.0]], ['b'])
+    world.set_motion([[1.0, 2.0, 0.5]], [[0.1, 0.2, 0.3]], [[1.0, 0.0, -1.0]], index(['b']))
     assert world.poses[1].tolist() == [1.0, 2.0, 0.5] and world.active.tolist() == [False, True]
     assert world._twists[1].tolist() == [0.1, 0.2, 0.3]
     assert world._accels[1].tolist() == [1.0, 0.0, -1.0]
-    with pytest.raises(ValueError, match="non-finite accelerations for bodies \\['a'\\]"):
-        world.set_motion([[5.0, 5.0, 0.0]], [[0.0, 0.0, 0.0]], [[np.inf, 0.0, 0.0]], ['a'])
-    assert world.poses[0].tolist() == [0.0, 0.0, 0.0] and not world.active[0]
+    good = np.zeros((2, 3))
+    for bad, error in ((2, "non-finite poses for bodies \\['b'\\]"),
+                       (1, "non-finite twists for bodies \\['b'\\]"),
+                       (0, "non-finite accelerations for bodies \\['b'\\]")):
+        rows = [good.copy(), good.copy(), good.copy()]
+        rows[2 - bad][1, bad] = np.nan
+        with pytest.raises(ValueError, match=error):
+            world.set_motion(*rows, index(['a', 'b']))
+    far = good.copy()
+    far[0, 1] = 2 * MAX_COORDINATE
+    with pytest.raises(ValueError, match='beyond'):
+        world.set_motion(far, good, good, index(['a', 'b']))
+    with pytest.raises(ValueError, match='shape'):
+        world.set_motion(good[:, :2], good[:, :2], good[:, :2], index(['a', 'b']))
+    if not isinstance(index(['a']), list):
+        with pytest.raises(KeyError, match='no body with index 2'):
+            world.set_motion(good, good, good, np.array([0, 2], np.intp))
+    assert world.poses.tolist() == [[0.0, 0.0, 0.0], [1.0, 2.0, 0.5]]
+    assert world._twists[0].tolist() == [0.0] * 3 and not world.active[0]
 
 
 @given(st.floats(-np.pi, np.pi), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))

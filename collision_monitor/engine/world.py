@@ -24,8 +24,10 @@ from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
+from ..kernels.motion import write_motion
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
-                                   pair_tolerance, place_and_narrow, place_bodies)
+                                   pair_tolerance, place_and_narrow, place_bodies,
+                                   place_vertices)
 from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon,
                               PredictionRows)
 from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
@@ -318,6 +320,16 @@ class CollisionWorld:
         """Set poses, twists and accelerations of the same bodies in one call, as
         `set_poses`, `set_twists` and `set_accelerations` (each checked; nothing changed when
         one is refused)."""
+        if isinstance(bodies, np.ndarray) and bodies.dtype == INDEX and bodies.ndim == 1:
+            # one compiled pass checks and writes; a refusal is explained by the checks below
+            rows = Motion(*(np.ascontiguousarray(v, FLOAT)
+                            for v in (poses, twists, accelerations)))
+            if (all(r.shape == (bodies.shape[0], 3) for r in rows)
+                    and write_motion(rows, bodies, Motion(self._poses, self._twists,
+                                                          self._accels),
+                                     self._has_pose, MAX_COORDINATE)):
+                self._placed = False
+                return
         idx, checked = self._rows(bodies, poses=poses, twists=twists,
                                   accelerations=accelerations)
         self._poses[idx], self._twists[idx], self._accels[idx] = checked
@@ -383,6 +395,23 @@ class CollisionWorld:
         model = self._model(predictor)
         pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels, model)
         return pos + (vel + 0.5 * acc * t) * t
+
+    def placed_vertices(self):
+        """Return every body's vertices in the world frame at its current pose, packed.
+
+        Returns
+        -------
+        vertices : (V, 2) float64
+            Rows ``starts[b]:starts[b + 1]`` are body b's, in its footprint's order:
+            ``R(yaw) s + (x, y)``, as `world_vertices` at t = 0 (a body without a pose
+            stands at the origin).
+        starts : (n + 1,) intp
+
+        """
+        self._pack()
+        vertices = np.empty_like(self._offsets)
+        place_vertices(self._poses, self._packed_bodies, vertices)
+        return vertices, self._vstart.copy()
 
     def distances(self, pairs):
         """Return the least distance (m) between the boundaries of each pair of active bodies
@@ -599,11 +628,13 @@ class CollisionWorld:
             scratch.set_accelerations([[0.0, 1.0, 0.1]], ['convex'])
             scratch.detect(stamp=0.0)
             # a new contact: dated by the look-back from the tick before
-            scratch.set_poses([[0.0, 0.0, 0.05]], ['convex'])
+            scratch.set_motion(np.array([[0.0, 0.0, 0.05]]), np.array([[30.0, 0.0, 0.5]]),
+                               np.array([[0.0, 1.0, 0.1]]), np.zeros(1, INDEX))
             scratch.detect(stamp=0.1)
             scratch.predict(1.0)
             scratch.step(1.0, stamp=0.2)
             scratch.world_vertices('convex', 0.5)
+            scratch.placed_vertices()
             scratch.set_footprint('concave', square)
             scratch.step(1.0, stamp=0.3)
 

@@ -256,3 +256,29 @@ def plausible_motion(motion, max_coordinate, max_speed, max_angular_speed, max_a
                   and abs(accels[b, 0]) <= max_acceleration
                   and abs(accels[b, 1]) <= max_acceleration
                   and abs(accels[b, 2]) <= max_acceleration)
+
+
+@jit
+def write_motion(rows, bodies, into, has_pose, max_coordinate):
+    """Write the rows of `rows` (a `Motion` of k rows) to bodies ``bodies`` (k,) of `into`
+    (a `Motion` of N rows) and mark them posed; return True.  Return False, writing
+    nothing, when a body index is outside [0, N), a value is not finite, or a pose's
+    |x| or |y| exceeds `max_coordinate` (m)."""
+    n = into.poses.shape[0]
+    for r in range(bodies.shape[0]):
+        if not 0 <= bodies[r] < n:
+            return False
+        for c in range(3):
+            if not (np.isfinite(rows.poses[r, c]) and np.isfinite(rows.twists[r, c])
+                    and np.isfinite(rows.accels[r, c])):
+                return False
+        if abs(rows.poses[r, 0]) > max_coordinate or abs(rows.poses[r, 1]) > max_coordinate:
+            return False
+    for r in range(bodies.shape[0]):
+        b = bodies[r]
+        for c in range(3):
+            into.poses[b, c] = rows.poses[r, c]
+            into.twists[b, c] = rows.twists[r, c]
+            into.accels[b, c] = rows.accels[r, c]
+        has_pose[b] = True
+    return True

@@ -102,6 +102,20 @@ def placed_polygon(b, poses, bodies, out):
 
 
 @jit
+def place_vertices(poses, bodies, out):
+    """Every body's vertices in the world frame, ``R(yaw) s + (x, y)``, into `out` (V, 2),
+    rows ``vstart[b]:vstart[b + 1]`` body b's (the placement of `placed_polygon`)."""
+    offsets, vstart = bodies.offsets, bodies.vstart
+    for b in range(poses.shape[0]):
+        x = poses[b, 0]
+        y = poses[b, 1]
+        s, c = sincos(poses[b, 2])
+        for v in range(vstart[b], vstart[b + 1]):
+            out[v, 0] = x + c * offsets[v, 0] - s * offsets[v, 1]
+            out[v, 1] = y + s * offsets[v, 0] + c * offsets[v, 1]
+
+
+@jit
 def pair_tolerance(aabb, i, j):
     """Length tolerance of a pair: from its largest |coordinate| plus its extent."""
     big = 0.0

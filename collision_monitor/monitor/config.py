@@ -117,6 +117,10 @@ GLOBAL_PARAMETERS = (
           'How far (s) the transform used for a pose in another frame may be from its stamp.',
           (0.0, 10.0), unit='s'),
     Param('tick_rate', 50.0, 'Detection and prediction rate, Hz.', (1.0, 1000.0), unit='Hz'),
+    Param('marker_rate', 10.0,
+          'Most MarkerArrays per second on ~/markers (rviz): a tick publishes them when '
+          '1/marker_rate has gone by since the last that did, so never more than tick_rate.',
+          (0.1, 1000.0), False, 'Hz'),
     Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False, 's'),
     Param('predictor', 'constant_acceleration',
           'Vertex motion model: constant_acceleration or constant_velocity.', read_only=False),
@@ -270,6 +274,7 @@ class Config:
     frame_id: str
     transform_tolerance: float
     tick_rate: float
+    marker_rate: float
     horizon: float
     predictor: str
     pose_timeout: float

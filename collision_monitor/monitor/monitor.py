@@ -141,6 +141,7 @@ class Monitor:
         self.enabled = True
         self._pairs = {}
         self._last_now = -math.inf
+        self._last_markers = -math.inf  # when the last tick that published markers ran
         self._last_state = None
         self._last_touching = {}  # pair -> Contact at the last tick (the gate's input)
         self._last_active = np.zeros(n, np.bool_)  # who took part in the last tick
@@ -159,6 +160,7 @@ class Monitor:
         new.enabled = self.enabled
         new.rejections = self.rejections.copy()
         new._last_now = self._last_now
+        new._last_markers = self._last_markers
         for name in set(self.names) & set(new.names):
             a, b = self.index[name], new.index[name]
             for old_rows, new_rows in zip(self.history, new.history):
@@ -306,6 +308,7 @@ class Monitor:
             self._seen[:] = False
             self._pairs.clear()
             self.world.forget_history()
+            self._last_markers = -math.inf
             report.clock_jumped = True
         self._last_now = now
         estimate_motion(self.history, now, cfg.history_window, cfg.pose_timeout, self._fresh,
@@ -344,6 +347,16 @@ class Monitor:
         report.state_changed = state != self._last_state
         self._last_state = state
         return report
+
+    def markers_due(self, now):
+        """Whether the tick at `now` (s) publishes markers: the first, then each tick at
+        least ``1 / marker_rate`` after the last that did, less half a tick period (so that a
+        `marker_rate` dividing `tick_rate` keeps its period on a jittery clock)."""
+        cfg = self.config
+        if now - self._last_markers < 1.0 / cfg.marker_rate - 0.5 / cfg.tick_rate:
+            return False
+        self._last_markers = now
+        return True
 
     def _debounce(self, predicted, now):
         cfg = self.config

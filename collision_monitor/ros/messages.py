@@ -13,7 +13,8 @@
 # limitations under the License.
 """Message conversions at the edge: ROS messages to numbers, tick reports to messages.
 
-Imports message packages, never rclpy.  Outputs:
+Imports message packages, never rclpy.  Outputs, written as CDR bytes (`cdr`) by
+`OutputWriter`:
 
 * contacts: DiagnosticArray, one ERROR status per contacting pair, name ``"a|b"``;
 * warnings: DiagnosticArray, one WARN status per pair predicted to touch within the horizon;
@@ -26,18 +27,16 @@ from operator import attrgetter
 import struct
 from typing import Callable, NamedTuple, Optional
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import Point, PoseStamped, PoseWithCovarianceStamped, Vector3
+from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
+from geometry_msgs.msg import PoseStamped, PoseWithCovarianceStamped
 from nav_msgs.msg import Odometry
 import numpy as np
-from std_msgs.msg import ColorRGBA
-from visualization_msgs.msg import Marker, MarkerArray
+from visualization_msgs.msg import Marker
 
-CLEAR = ColorRGBA(r=0.2, g=0.8, b=0.2, a=0.9)
-WARNED = ColorRGBA(r=1.0, g=0.65, b=0.0, a=1.0)
-CONTACT = ColorRGBA(r=0.9, g=0.1, b=0.1, a=1.0)
-GHOST = ColorRGBA(r=1.0, g=0.65, b=0.0, a=0.35)
-WHITE = ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0)
+from . import cdr
+
+ERROR, WARN, STALE = (ord(level) for level in (DiagnosticStatus.ERROR, DiagnosticStatus.WARN,
+                                               DiagnosticStatus.STALE))
 
 
 class PoseInput(NamedTuple):
@@ -156,38 +155,34 @@ def _status(level, name, message, values):
                             values=[KeyValue(key=k, value=v) for k, v in values])
 
 
-def contacts_array(report, names, header, time):
-    """One ERROR status per contacting pair; `time` is the `TimeBase` of the report's times."""
-    statuses = []
-    for i, j, contact, began in report.contacts:
-        statuses.append(_status(DiagnosticStatus.ERROR, f'{names[i]}|{names[j]}',
-                                f'contact: {contact.kind.name.lower()}', [
-                                    ('classification', contact.kind.name.lower()),
-                                    ('depth', number_text(contact.depth)),
-                                    ('normal', _fmt(contact.normal)),
-                                    ('contact_points', _points(contact.points)),
-                                    ('began', time.text(began)),
-                                ]))
-    return DiagnosticArray(header=header, status=statuses)
+def contact_statuses(report, names, time):
+    """One ERROR status per contacting pair, as ``(level, name, message, values)``; `time`
+    is the `TimeBase` of the report's times."""
+    return [(ERROR, f'{names[i]}|{names[j]}', f'contact: {contact.kind.name.lower()}', [
+        ('classification', contact.kind.name.lower()),
+        ('depth', number_text(contact.depth)),
+        ('normal', _fmt(contact.normal)),
+        ('contact_points', _points(contact.points)),
+        ('began', time.text(began)),
+    ]) for i, j, contact, began in report.contacts]
 
 
-def warnings_array(report, names, header):
+def warning_statuses(report, names):
     """One WARN status per warned pair: time to collision, point, normal, features."""
     statuses = []
     for i, j, fc in report.warnings:
         vertex_body, edge_body = (names[i], names[j]) if fc.vertex_of == 'a' else (names[j],
                                                                                    names[i])
-        statuses.append(_status(DiagnosticStatus.WARN, f'{names[i]}|{names[j]}',
-                                f'collision in {fc.time:.3f} s', [
-                                    ('time_to_collision', number_text(fc.time)),
-                                    ('point', _fmt(fc.point)),
-                                    ('normal', _fmt(fc.normal)),
-                                    ('vertex_body', vertex_body),
-                                    ('vertex', str(fc.vertex)),
-                                    ('edge_body', edge_body),
-                                    ('edge', str(fc.edge)),
-                                ]))
-    return DiagnosticArray(header=header, status=statuses)
+        statuses.append((WARN, f'{names[i]}|{names[j]}', f'collision in {fc.time:.3f} s', [
+            ('time_to_collision', number_text(fc.time)),
+            ('point', _fmt(fc.point)),
+            ('normal', _fmt(fc.normal)),
+            ('vertex_body', vertex_body),
+            ('vertex', str(fc.vertex)),
+            ('edge_body', edge_body),
+            ('edge', str(fc.edge)),
+        ]))
+    return statuses
 
 
 class ContactReport(NamedTuple):
@@ -249,65 +244,114 @@ def read_warnings(msg):
     return out
 
 
-def state_array(report, names, header):
-    """Pairs in contact (ERROR), warned (WARN) and stale bodies (STALE); empty when all clear."""
-    statuses = [_status(DiagnosticStatus.ERROR, f'{names[i]}|{names[j]}', 'contact', [])
-                for i, j, _, _ in report.contacts]
-    statuses += [_status(DiagnosticStatus.WARN, f'{names[i]}|{names[j]}',
-                         f'collision in {fc.time:.3f} s', [])
-                 for i, j, fc in report.warnings]
-    statuses += [_status(DiagnosticStatus.STALE, names[b], 'stale pose', [])
-                 for b in report.stale]
-    return DiagnosticArray(header=header, status=statuses)
+def state_statuses(report, names):
+    """Pairs in contact (ERROR), warned (WARN) and stale bodies (STALE); none when all clear."""
+    return ([(ERROR, f'{names[i]}|{names[j]}', 'contact', []) for i, j, _, _ in report.contacts]
+            + [(WARN, f'{names[i]}|{names[j]}', f'collision in {fc.time:.3f} s', [])
+               for i, j, fc in report.warnings]
+            + [(STALE, names[b], 'stale pose', []) for b in report.stale])
 
 
-def _marker(header, ns, mid, kind, color, scale=0.03):
-    m = Marker(header=header, ns=ns, id=mid, type=kind, action=Marker.ADD, color=color)
-    m.pose.orientation.w = 1.0
-    m.scale = Vector3(x=scale, y=scale, z=scale)
-    return m
+MARKER_NAMESPACES = ('footprints', 'contact_points', 'contact_normals', 'predicted_points',
+                     'time_to_collision', 'predicted_footprints')
+"""The ns of the markers, strings 1 to 6 of a marker table (string 0 is the frame)."""
+_NS = {name: k + 1 for k, name in enumerate(MARKER_NAMESPACES)}
+_PALETTE = {  # r, g, b, a
+    'clear': (0.2, 0.8, 0.2, 0.9), 'warned': (1.0, 0.65, 0.0, 1.0),
+    'contact': (0.9, 0.1, 0.1, 1.0), 'ghost': (1.0, 0.65, 0.0, 0.35),
+    'white': (1.0, 1.0, 1.0, 1.0)}
+_STATE_COLORS = np.array([_PALETTE['clear'], _PALETTE['warned'], _PALETTE['contact']])
 
 
-def _ring(points):
-    return [Point(x=float(x), y=float(y), z=0.0) for x, y in np.vstack([points, points[:1]])]
+def _row(ns, mid, kind, color, scale, first=0, end=0, closed=0, position=(0.0, 0.0, 0.0),
+         text=-1):
+    """One marker's (ints, reals) rows of a marker table."""
+    return ((_NS[ns], mid, kind, Marker.ADD, text, first, end, closed),
+            (*position, 0.0, 0.0, 0.0, 1.0, *scale, *_PALETTE[color]))
 
 
-def markers_array(report, world, names, header):
-    """rviz markers: footprints by state, contacts, normals, predictions and their footprints."""
-    out = [Marker(header=header, action=Marker.DELETEALL)]
-    touching = {b for i, j, _, _ in report.contacts for b in (i, j)}
-    warned = {b for i, j, _ in report.warnings for b in (i, j)}
-    for b in np.nonzero(report.active)[0]:
-        color = CONTACT if b in touching else (WARNED if b in warned else CLEAR)
-        m = _marker(header, 'footprints', int(b), Marker.LINE_STRIP, color)
-        m.points = _ring(world.world_vertices(names[b]))
-        out.append(m)
-    mid = 0
-    for i, j, contact, _ in report.contacts:
-        m = _marker(header, 'contact_points', mid, Marker.POINTS, CONTACT, 0.08)
-        m.points = [Point(x=float(x), y=float(y)) for x, y in contact.points]
-        out.append(m)
-        arrow = _marker(header, 'contact_normals', mid, Marker.ARROW, WHITE, 0.03)
+_DELETEALL = ((-1, 0, 0, Marker.DELETEALL, -1, 0, 0, 0), (0.0,) * 6 + (1.0,) + (0.0,) * 7)
+_FOOTPRINT = _row('footprints', 0, Marker.LINE_STRIP, 'clear', (0.03,) * 3, closed=1)
+
+
+def marker_table(report, world, names):
+    """rviz markers of a tick as the tables of `cdr.MarkerArrayWriter` (strings, ints, reals,
+    points): a DELETEALL first (so stale markers go), then the footprints of the active
+    bodies by state, contact points and normals, predicted points with their time to
+    collision and the two footprints placed at that time."""
+    active = np.flatnonzero(report.active)
+    vertices, vstart = world.placed_vertices()
+    state = np.zeros(len(names), np.intp)  # index of _STATE_COLORS
+    state[[b for i, j, _ in report.warnings for b in (i, j)]] = 1
+    state[[b for i, j, _, _ in report.contacts for b in (i, j)]] = 2
+    strings = ['', *MARKER_NAMESPACES]
+    rows = [_DELETEALL]
+    points = [vertices]
+    first = vertices.shape[0]
+    for mid, (_, _, contact, _) in enumerate(report.contacts):
         origin = contact.points.mean(axis=0)
-        tip = origin + 0.3 * contact.normal
-        arrow.scale = Vector3(x=0.03, y=0.06, z=0.08)
-        arrow.points = [Point(x=float(origin[0]), y=float(origin[1])),
-                        Point(x=float(tip[0]), y=float(tip[1]))]
-        out.append(arrow)
-        mid += 1
+        arrow = np.array([origin, origin + 0.3 * contact.normal])
+        end = first + len(contact.points)
+        rows += [_row('contact_points', mid, Marker.POINTS, 'contact', (0.08,) * 3, first, end),
+                 _row('contact_normals', mid, Marker.ARROW, 'white', (0.03, 0.06, 0.08), end,
+                      end + 2)]
+        points += [contact.points, arrow]
+        first = end + 2
     for k, (i, j, fc) in enumerate(report.warnings):
-        dot = _marker(header, 'predicted_points', k, Marker.SPHERE, WARNED, 0.12)
-        dot.pose.position = Point(x=float(fc.point[0]), y=float(fc.point[1]))
-        text = _marker(header, 'time_to_collision', k, Marker.TEXT_VIEW_FACING, WHITE, 0.25)
-        text.pose.position = Point(x=float(fc.point[0]), y=float(fc.point[1]), z=0.4)
-        text.text = f'{fc.time:.2f} s'
-        out += [dot, text]
+        x, y = fc.point
+        rows += [_row('predicted_points', k, Marker.SPHERE, 'warned', (0.12,) * 3,
+                      position=(x, y, 0.0)),
+                 _row('time_to_collision', k, Marker.TEXT_VIEW_FACING, 'white', (0.25,) * 3,
+                      position=(x, y, 0.4), text=len(strings))]
+        strings.append(f'{fc.time:.2f} s')
         for b in (i, j):
-            ghost = _marker(header, 'predicted_footprints', 2 * k + (b == j), Marker.LINE_STRIP,
-                            GHOST)
-            ghost.points = _ring(world.world_vertices(names[b], fc.time))
-            out.append(ghost)
-    return MarkerArray(markers=out)
+            ghost = world.world_vertices(names[b], fc.time)
+            rows.append(_row('predicted_footprints', 2 * k + (b == j), Marker.LINE_STRIP,
+                             'ghost', (0.03,) * 3, first, first + len(ghost), 1))
+            points.append(ghost)
+            first += len(ghost)
+    n = active.size
+    ints = np.empty((len(rows) + n, cdr.INT_COLUMNS), np.int64)
+    reals = np.empty((len(rows) + n, cdr.FLOAT_COLUMNS))
+    ints[0], reals[0] = rows[0]
+    ints[1:n + 1], reals[1:n + 1] = _FOOTPRINT
+    ints[1:n + 1, cdr.ID] = active
+    ints[1:n + 1, cdr.FIRST] = vstart[active]
+    ints[1:n + 1, cdr.END] = vstart[active + 1]
+    reals[1:n + 1, cdr.COLOR] = _STATE_COLORS[state[active]]
+    if len(rows) > 1:
+        extra_ints, extra_reals = zip(*rows[1:])
+        ints[n + 1:], reals[n + 1:] = extra_ints, extra_reals
+    return strings, ints, reals, np.concatenate(points) if len(points) > 1 else vertices
+
+
+class OutputWriter:
+    """The node's output topics of a tick report as CDR bytes (`cdr`), stamped `stamp_ns`
+    (integer ns) in `frame_id`; `time` is the `TimeBase` of the report's times."""
+
+    def __init__(self, time):
+        self.time = time
+        self._diagnostics = cdr.DiagnosticArrayWriter()
+        self._markers = cdr.MarkerArrayWriter()
+
+    def contacts(self, report, names, stamp_ns, frame_id):
+        """~/contacts: DiagnosticArray of `contact_statuses`."""
+        return self._diagnostics.encode(stamp_ns, frame_id,
+                                        contact_statuses(report, names, self.time))
+
+    def warnings(self, report, names, stamp_ns, frame_id):
+        """~/warnings: DiagnosticArray of `warning_statuses`."""
+        return self._diagnostics.encode(stamp_ns, frame_id, warning_statuses(report, names))
+
+    def state(self, report, names, stamp_ns, frame_id):
+        """~/state: DiagnosticArray of `state_statuses`."""
+        return self._diagnostics.encode(stamp_ns, frame_id, state_statuses(report, names))
+
+    def markers(self, report, world, names, stamp_ns, frame_id):
+        """~/markers: MarkerArray of `marker_table`."""
+        strings, ints, reals, points = marker_table(report, world, names)
+        strings[0] = frame_id
+        return self._markers.encode(stamp_ns, strings, ints, reals, points)
 
 
 def health_status(name, stats):

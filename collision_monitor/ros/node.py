@@ -43,10 +43,10 @@ from std_msgs.msg import Header
 from std_srvs.srv import SetBool
 from visualization_msgs.msg import MarkerArray
 
+from .cdr import warmup as cdr_warmup
 from .frames import Frames
-from .messages import (contacts_array, health_status, markers_array, number_text,
-                       polygon_points, pose_array_from_cdr, POSE_INPUTS, state_array,
-                       TimeBase, warnings_array)
+from .messages import (health_status, number_text, OutputWriter, polygon_points,
+                       pose_array_from_cdr, POSE_INPUTS, TimeBase)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
                               GLOBAL_PARAMETERS, REBUILT, RUNTIME_PARAMETERS,
                               runtime_update, source_names, SOURCE_PARAMETERS)
@@ -144,7 +144,9 @@ class CollisionMonitorNode(LifecycleNode):
         started = time.perf_counter()
         self._time = TimeBase(self.get_clock().now().nanoseconds)
         self.monitor = Monitor(config)
+        self._out = OutputWriter(self._time)
         warmup()
+        cdr_warmup()
         self.get_logger().info(
             f'{len(config.bodies)} bodies, kernels ready in '
             f'{time.perf_counter() - started:.2f} s')
@@ -486,15 +488,15 @@ class CollisionMonitorNode(LifecycleNode):
             self._note(monitor.names[b], reason, '')
         if report.clock_jumped:
             self.get_logger().warn('clock jumped backwards: pose histories reset')
-        header = Header(frame_id=monitor.config.frame_id)
-        header.stamp = self.get_clock().now().to_msg()
-        names = monitor.names
-        self._pub_contacts.publish(contacts_array(report, names, header, self._time))
-        self._pub_warnings.publish(warnings_array(report, names, header))
+        stamp_ns, frame_id = self.get_clock().now().nanoseconds, monitor.config.frame_id
+        names, out = monitor.names, self._out
+        self._pub_contacts.publish(out.contacts(report, names, stamp_ns, frame_id))
+        self._pub_warnings.publish(out.warnings(report, names, stamp_ns, frame_id))
         if report.state_changed:
-            self._pub_state.publish(state_array(report, names, header))
-        if self._pub_markers.get_subscription_count() > 0:
-            self._pub_markers.publish(markers_array(report, monitor.world, names, header))
+            self._pub_state.publish(out.state(report, names, stamp_ns, frame_id))
+        if self._pub_markers.get_subscription_count() > 0 and monitor.markers_due(now):
+            self._pub_markers.publish(out.markers(report, monitor.world, names, stamp_ns,
+                                                  frame_id))
         if self._pub_cmd is not None:
             cmd_age = self._now() - self._cmd_time  # the node's clock: sim time too
             if cmd_age > monitor.config.gate.cmd_timeout and not self._cmd_stale:

@@ -22,14 +22,13 @@ rosbag2 bag, MCAP storage) and a near-miss report beside it (``OUT.csv`` and ``O
 
 Bags are read and written with `rosbags` (pure Python, no ROS install; reads MCAP and SQLite
 rosbag2 bags and writes MCAP); the output messages are the node's own
-(`ros.messages`), serialized by rclpy.
+(`ros.messages`), written as CDR bytes by `ros.cdr`.
 """
 
 import argparse
 import csv
 import dataclasses
 import pathlib
-import struct
 import sys
 import time
 
@@ -38,8 +37,9 @@ import numpy as np
 from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
                               SOURCE_PARAMETERS)
 from ..monitor.monitor import Monitor, warmup
-from ..ros.messages import (contacts_array, markers_array, polygon_points, pose_array_from_cdr,
-                            POSE_INPUTS, state_array, TimeBase, warnings_array)
+from ..ros.cdr import warmup as cdr_warmup
+from ..ros.messages import (OutputWriter, polygon_points, pose_array_from_cdr, POSE_INPUTS,
+                            TimeBase)
 
 OUTPUT_TOPICS = {
     'contacts': 'diagnostic_msgs/msg/DiagnosticArray',
@@ -106,7 +106,7 @@ class Replay:
         self.period_ns = round(1e9 / config.tick_rate)
         self.time = None
         self._next_tick = None
-        self._empty = None
+        self._out = None
         self.inputs = {}    # topic -> (kind, index or source, expected msgtype)
         for k, body in enumerate(config.bodies):
             if body.pose_topic:
@@ -125,6 +125,7 @@ class Replay:
         """One input message at receive time `log_ns`: ticks due before it, then the input."""
         if self.time is None:
             self.time = TimeBase(log_ns)
+            self._out = OutputWriter(self.time)
             self._next_tick = log_ns
         yield from self.ticks_until(log_ns)
         now = self.time.seconds(log_ns)
@@ -166,44 +167,18 @@ class Replay:
 
     def tick(self, tick_ns):
         """One tick of the monitor; its messages, serialized as the node publishes them."""
-        from builtin_interfaces.msg import Time
-        from rclpy.serialization import serialize_message
-        from std_msgs.msg import Header
         now = self.time.seconds(tick_ns)
         report = self.monitor.tick(now)
-        names = self.monitor.names
+        names, out, frame_id = self.monitor.names, self._out, self.config.frame_id
         self._record(report, now)
-        out = {}
-        if not (report.contacts or report.warnings or report.state_changed or self.markers):
-            # the usual tick: both arrays empty, only the stamp changes
-            out['contacts'] = out['warnings'] = self._empty_array(tick_ns)
-            return out
-        header = Header(frame_id=self.config.frame_id,
-                        stamp=Time(sec=tick_ns // 10**9, nanosec=tick_ns % 10**9))
-        if report.contacts or report.warnings:
-            out['contacts'] = contacts_array(report, names, header, self.time)
-            out['warnings'] = warnings_array(report, names, header)
-        else:  # the usual tick: both are the empty array, only the stamp changes
-            out['contacts'] = out['warnings'] = self._empty_array(tick_ns)
+        messages = {'contacts': out.contacts(report, names, tick_ns, frame_id),
+                    'warnings': out.warnings(report, names, tick_ns, frame_id)}
         if report.state_changed:
-            out['state'] = state_array(report, names, header)
-        if self.markers:
-            out['markers'] = markers_array(report, self.monitor.world, names, header)
-        return {topic: m if isinstance(m, bytes) else serialize_message(m)
-                for topic, m in out.items()}
-
-    def _empty_array(self, tick_ns):
-        """CDR of an empty DiagnosticArray stamped `tick_ns`: the serialized template with
-        its stamp (int32 sec, uint32 nanosec after the 4-byte encapsulation header)
-        written in."""
-        if self._empty is None:
-            from diagnostic_msgs.msg import DiagnosticArray
-            from rclpy.serialization import serialize_message
-            from std_msgs.msg import Header
-            self._empty = bytearray(serialize_message(
-                DiagnosticArray(header=Header(frame_id=self.config.frame_id))))
-        struct.pack_into('<iI', self._empty, 4, tick_ns // 10**9, tick_ns % 10**9)
-        return bytes(self._empty)
+            messages['state'] = out.state(report, names, tick_ns, frame_id)
+        if self.markers and self.monitor.markers_due(now):
+            messages['markers'] = out.markers(report, self.monitor.world, names, tick_ns,
+                                              frame_id)
+        return messages
 
     def _record(self, report, now):
         names = self.monitor.names
@@ -240,6 +215,7 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
     from rosbags.typesys import get_typestore, Stores
     config = config_from_parameters(load_parameters(params_file, node_name))
     warmup()
+    cdr_warmup()
     run = Replay(config, markers=markers)
     typestore = get_typestore(Stores.ROS2_JAZZY)
     output = pathlib.Path(output)
