@@ -52,8 +52,8 @@ MUTANT_TARGETS ?= \
 	collision_monitor/kernels/broadphase.py=test/test_broadphase.py,test/test_world.py \
 	collision_monitor/kernels/polyroots.py=test/test_polyroots.py,test/test_toi.py \
 	collision_monitor/kernels/toi.py=test/test_toi.py \
-	collision_monitor/kernels/narrowphase.py=test/test_narrowphase.py,test/test_world.py,$\
-		test/test_geometry2d_contact.py \
+	collision_monitor/kernels/narrowphase.py=test/test_narrowphase.py,$\
+		test/test_geometry2d_contact.py,test/test_world.py \
 	$(foreach m,primitives segment_intersection point_in_polygon separating_axis contact \
 		validation distance,collision_monitor/kernels/geometry2d/$(m).py=$\
 		test/test_geometry2d_$(m).py,test/test_geometry2d_contact.py)

@@ -16,7 +16,7 @@
 import numpy as np
 import shapely
 
-from shapes import build, random_scene
+from shapes import build, random_scene, UNIT
 
 
 def test_every_box_holds_its_body_and_long_bodies_get_their_vertex_box():
@@ -41,3 +41,35 @@ def test_every_box_holds_its_body_and_long_bodies_get_their_vertex_box():
             r = np.max(np.hypot(*shape.T))
             assert np.allclose([xmin, ymin, xmax, ymax],
                                [*(poses[k, :2] - r), *(poses[k, :2] + r)], atol=1e-9)
+
+
+def test_every_contact_of_a_world_is_the_contact_of_its_two_placed_polygons():
+    """The world places each pair and describes its contact as `contact.contact` describes
+    the two polygons given by their world vertices (centroids computed from those): same
+    kind, normal, depth, points, and the edge each p_B lies on, for shapes whose centroid
+    is off their origin in x and y by different amounts."""
+    from collision_monitor.kernels.geometry2d.contact import contact
+    rng = np.random.default_rng(11)
+    shapes = [np.array([[0, 0], [1.4, 0], [1.4, 0.3], [0.3, 0.3], [0.3, 0.8], [0, 0.8]])
+              - (0.2, 0.1), np.array([[0.0, 0.0], [2.0, 0.2], [0.3, 0.9]]) + (0.3, -0.4)]
+    scene = [shapes[k % 2] for k in range(60)]
+    poses = np.column_stack([rng.uniform(0, 6, (60, 2)), rng.uniform(-np.pi, np.pi, 60)])
+    world = build(scene, poses)
+    found = list(world.detect())
+    assert len(found) > 20
+    for a, b, got in found:
+        want = contact(world.world_vertices(a), world.world_vertices(b))
+        assert want is not None and got.kind == want.kind
+        np.testing.assert_allclose(got.normal, want.normal, atol=1e-9)
+        np.testing.assert_allclose(got.depth, want.depth, atol=1e-9)
+        np.testing.assert_allclose(got.points, want.points, atol=1e-9)
+        np.testing.assert_array_equal(got.p_b_edge, want.p_b_edge)
+
+
+def test_an_inactive_body_before_the_others_leaves_their_boxes_current():
+    """Body 0 drops out; the bodies after it move into contact: their boxes follow them."""
+    world = build([UNIT] * 3, np.array([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0], [9.0, 0.0, 0.0]]))
+    assert len(world.detect()) == 0
+    world.set_active(['b0'], False)
+    world.set_poses([[20.0, 0.0, 0.0], [20.5, 0.5, 0.0]], ['b1', 'b2'])
+    assert world.detect().name_pairs() == [('b1', 'b2')]
