@@ -143,11 +143,14 @@ def number_text(value):
 
 
 def _fmt(values):
-    return '[' + ', '.join(number_text(v) for v in np.ravel(values)) + ']'
+    """A flat list of numbers as `number_text` writes each."""
+    return '[' + ', '.join([repr(v + 0.0) for v in np.ravel(values).tolist()]) + ']'
 
 
 def _points(values):
-    return '[' + ', '.join(_fmt(p) for p in np.asarray(values).reshape(-1, 2)) + ']'
+    """(k, 2) points as a list of [x, y] lists."""
+    return '[' + ', '.join([f'[{x + 0.0!r}, {y + 0.0!r}]'
+                            for x, y in np.reshape(values, (-1, 2)).tolist()]) + ']'
 
 
 def _status(level, name, message, values):
