@@ -54,7 +54,7 @@ def same_message(ours, reference, kind):
                                         st.lists(st.tuples(TEXT, TEXT), max_size=4)),
                               max_size=5))
 def test_diagnostic_arrays_read_back_as_rclpy_writes_them(stamp, frame, statuses):
-    ours = cdr.DiagnosticArrayWriter().encode(stamp, frame, statuses)
+    ours = cdr.encode_diagnostic_array(stamp, frame, statuses)
     same_message(ours, DiagnosticArray(header=header(stamp, frame), status=[
         DiagnosticStatus(level=bytes((level,)), name=name, message=message,
                          values=[KeyValue(key=k, value=v) for k, v in values])

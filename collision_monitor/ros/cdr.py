@@ -32,46 +32,41 @@ _U32 = struct.Struct('<I')
 _STAMP = struct.Struct('<iI')
 
 
-class DiagnosticArrayWriter:
-    """diagnostic_msgs/DiagnosticArray: ``header``, then ``status[]`` of (uint8 level,
-    string name, string message, string hardware_id, KeyValue[] values), KeyValue being
-    (string key, string value)."""
+_PAD = (b'', b'\0', b'\0\0', b'\0\0\0')
 
-    def __init__(self):
-        self._parts = []
-        self._pos = 0  # bytes written after the encapsulation header
 
-    def _string(self, text):
-        data = text.encode()
-        pad = -self._pos & 3
-        self._parts.append(b'\0' * pad + _U32.pack(len(data) + 1) + data + b'\0')
-        self._pos += pad + len(data) + 5
+def encode_diagnostic_array(stamp_ns, frame_id, statuses):
+    """CDR of a diagnostic_msgs/DiagnosticArray stamped `stamp_ns` (integer ns) in `frame_id`.
 
-    def _u32(self, value):
-        pad = -self._pos & 3
-        self._parts.append(b'\0' * pad + _U32.pack(value))
-        self._pos += pad + 4
-
-    def encode(self, stamp_ns, frame_id, statuses):
-        """CDR of a DiagnosticArray stamped `stamp_ns` (integer ns) in `frame_id`.
-
-        `statuses`: a sequence of ``(level, name, message, [(key, value), ...])``, the
-        hardware_id empty."""
-        self._parts = [ENCAPSULATION, _STAMP.pack(stamp_ns // 10**9, stamp_ns % 10**9)]
-        self._pos = 8
-        self._string(frame_id)
-        self._u32(len(statuses))
-        for level, name, message, values in statuses:
-            self._parts.append(bytes((level,)))  # a byte: no alignment
-            self._pos += 1
-            self._string(name)
-            self._string(message)
-            self._string('')
-            self._u32(len(values))
-            for key, value in values:
-                self._string(key)
-                self._string(value)
-        return b''.join(self._parts)
+    The message: header, then ``status[]`` of (uint8 level, string name, string message,
+    string hardware_id, KeyValue[] values), KeyValue being (string key, string value).
+    `statuses`: a sequence of ``(level, name, message, [(key, value), ...])``, the
+    hardware_id empty.
+    """
+    # after the header every field is a string or a uint32 (4-aligned) but the level byte
+    tokens = [frame_id, len(statuses)]
+    for level, name, message, values in statuses:
+        tokens += (bytes((level,)), name, message, '', len(values))
+        for key, value in values:
+            tokens += (key, value)
+    parts = [ENCAPSULATION, _STAMP.pack(stamp_ns // 10**9, stamp_ns % 10**9)]
+    pos = 8
+    pack = _U32.pack
+    for token in tokens:
+        kind = type(token)
+        if kind is str:
+            data = token.encode()
+            pad = -pos & 3
+            parts.append(_PAD[pad] + pack(len(data) + 1) + data + b'\0')
+            pos += pad + len(data) + 5
+        elif kind is int:
+            pad = -pos & 3
+            parts.append(_PAD[pad] + pack(token))
+            pos += pad + 4
+        else:  # the level: one byte, no alignment
+            parts.append(token)
+            pos += 1
+    return b''.join(parts)
 
 
 # Columns of the marker tables `encode_markers` reads.

@@ -334,21 +334,20 @@ class OutputWriter:
 
     def __init__(self, time):
         self.time = time
-        self._diagnostics = cdr.DiagnosticArrayWriter()
         self._markers = cdr.MarkerArrayWriter()
 
     def contacts(self, report, names, stamp_ns, frame_id):
         """~/contacts: DiagnosticArray of `contact_statuses`."""
-        return self._diagnostics.encode(stamp_ns, frame_id,
-                                        contact_statuses(report, names, self.time))
+        return cdr.encode_diagnostic_array(stamp_ns, frame_id,
+                                           contact_statuses(report, names, self.time))
 
     def warnings(self, report, names, stamp_ns, frame_id):
         """~/warnings: DiagnosticArray of `warning_statuses`."""
-        return self._diagnostics.encode(stamp_ns, frame_id, warning_statuses(report, names))
+        return cdr.encode_diagnostic_array(stamp_ns, frame_id, warning_statuses(report, names))
 
     def state(self, report, names, stamp_ns, frame_id):
         """~/state: DiagnosticArray of `state_statuses`."""
-        return self._diagnostics.encode(stamp_ns, frame_id, state_statuses(report, names))
+        return cdr.encode_diagnostic_array(stamp_ns, frame_id, state_statuses(report, names))
 
     def markers(self, report, world, names, stamp_ns, frame_id):
         """~/markers: MarkerArray of `marker_table`."""
