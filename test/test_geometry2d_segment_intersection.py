@@ -13,6 +13,7 @@
 # limitations under the License.
 """polyxpoly (the seed's polyline intersection) against the seed example and edge cases."""
 
+from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 import shapely
@@ -46,3 +47,81 @@ def test_polyxpoly_collinear_overlap_gives_both_ends():
 def test_polyxpoly_rejects_mismatched_nans():
     with pytest.raises(ValueError, match='NaN'):
         polyxpoly([0, np.nan, 1], [0, 1, 1], [0, 1], [1, 0])
+
+
+def reference_points(x1, y1, x2, y2):
+    """{(e, f): sorted points} of every pair of segments that meet, by shapely's
+    intersection of the two segments (a crossing or touching point, or the ends of a
+    collinear overlap); segments with a NaN end are not segments, a zero-length one is
+    its point."""
+    out = {}
+    for e in range(len(x1) - 1):
+        for f in range(len(x2) - 1):
+            ends = (x1[e], y1[e], x1[e + 1], y1[e + 1], x2[f], y2[f], x2[f + 1], y2[f + 1])
+            if np.isnan(ends).any():
+                continue
+            shared = _segment(ends[0:4]).intersection(_segment(ends[4:8]))
+            if shared.is_empty:
+                continue
+            coords = shapely.get_coordinates(shared)
+            out[(e, f)] = sorted({tuple(c) for c in coords.tolist()})
+    return out
+
+
+def _segment(ends):
+    """A segment as shapely has it: a point when its two ends coincide."""
+    a, b = ends[0:2], ends[2:4]
+    return shapely.Point(a) if a == b else shapely.LineString([a, b])
+
+
+def found_points(x1, y1, x2, y2):
+    xi, yi, ii = polyxpoly(x1, y1, x2, y2)
+    out = {}
+    for x, y, (e, f) in zip(xi.tolist(), yi.tolist(), ii.tolist()):
+        out.setdefault((e, f), []).append((x, y))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+lattice_lines = st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=2,
+                         max_size=12).flatmap(lambda pts: st.tuples(
+                             st.just(pts), st.sets(st.integers(1, len(pts) - 2), max_size=2)
+                             if len(pts) > 2 else st.just(set())))
+
+
+def _with_nans(line):
+    """x and y of lattice points with NaN separators at the chosen vertices."""
+    pts, gaps = line
+    x = np.array([np.nan if k in gaps else p[0] for k, p in enumerate(pts)], float)
+    y = np.array([np.nan if k in gaps else p[1] for k, p in enumerate(pts)], float)
+    return x, y
+
+
+@given(lattice_lines, lattice_lines)
+def test_polyxpoly_finds_what_shapely_finds_segment_by_segment(line1, line2):
+    """Lattice polylines (endpoints touching, collinear overlaps, crossings, NaN parts)."""
+    x1, y1 = _with_nans(line1)
+    x2, y2 = _with_nans(line2)
+    want = reference_points(x1, y1, x2, y2)
+    got = found_points(x1, y1, x2, y2)
+    assert got.keys() == want.keys()
+    for key, points in want.items():
+        np.testing.assert_allclose(got[key], points, atol=1e-12)
+
+
+@pytest.mark.parametrize('dx, dy', [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_segments_touching_end_to_end_meet_in_every_direction(dx, dy):
+    """Line 2 starts where line 1 ends and leaves it to the right, left, up or down."""
+    xi, yi, ii = polyxpoly([0, 1], [0, 0.5], [1, 1 + dx], [0.5, 0.5 + dy])
+    assert list(zip(xi, yi)) == [(1.0, 0.5)] and ii.tolist() == [[0, 0]]
+    xi, yi, ii = polyxpoly([1, 1 + dx], [0.5, 0.5 + dy], [0, 1], [0, 0.5])
+    assert list(zip(xi, yi)) == [(1.0, 0.5)] and ii.tolist() == [[0, 0]]
+
+
+def test_many_crossings_all_come_back():
+    """A zigzag crossing a line 40 times (the output buffer grows past its first size)."""
+    x = np.arange(41.0)
+    y = np.where(np.arange(41) % 2 == 0, -1.0, 1.0)
+    xi, yi, ii = polyxpoly(x, y, [-1.0, 42.0], [0.0, 0.0])
+    assert len(xi) == 40
+    np.testing.assert_allclose(xi, np.arange(40) + 0.5, atol=1e-12)
+    assert ii[:, 0].tolist() == list(range(40)) and not yi.any()
