@@ -73,3 +73,17 @@ def test_an_inactive_body_before_the_others_leaves_their_boxes_current():
     world.set_active(['b0'], False)
     world.set_poses([[20.0, 0.0, 0.0], [20.5, 0.5, 0.0]], ['b1', 'b2'])
     assert world.detect().name_pairs() == [('b1', 'b2')]
+
+
+def test_placed_vertices_are_each_bodys_world_vertices():
+    """`placed_vertices` (one kernel over all bodies) against `world_vertices` (the rigid
+    motion of `kinematics`, body by body), posed and unposed bodies alike."""
+    rng = np.random.default_rng(3)
+    shapes, poses = random_scene(rng, 50, 20.0)
+    world = build(shapes, poses)
+    world.add_body('unposed', UNIT)
+    vertices, starts = world.placed_vertices()
+    assert starts[-1] == vertices.shape[0]
+    for k, name in enumerate(world.names):
+        np.testing.assert_allclose(vertices[starts[k]:starts[k + 1]],
+                                   world.world_vertices(name), atol=1e-12)
