@@ -314,6 +314,25 @@ def test_body_indices_are_names_or_integers(bodies):
     assert not world.active.any()
 
 
+def test_poses_of_every_body_are_checked_before_any_is_set():
+    """set_poses without body names (one compiled pass): a refused row names its body, the
+    shape must be (N, 3), and nothing is written when any value is refused."""
+    world = World()
+    world.add_body('a', UNIT)
+    world.add_body('b', UNIT, pose=(5.0, 0.0, 0.0))
+    for poses, message in (([[0, 0, 0], [1, np.inf, 0]], "non-finite poses for bodies \\['b'\\]"),
+                           ([[0, 0, np.nan], [1, 0, 0]], "non-finite poses for bodies \\['a'\\]"),
+                           ([[0, 0, 0], [0, -2 * MAX_COORDINATE, 0]], 'beyond'),
+                           ([[0, 0, 0]], '1 poses for 2 bodies'),
+                           ([[0, 0], [1, 1]], 'shape')):
+        with pytest.raises(ValueError, match=message):
+            world.set_poses(poses)
+    assert world.poses.tolist() == [[0, 0, 0], [5, 0, 0]]
+    assert world.active.tolist() == [False, True]
+    world.set_poses([[1, 2, 3], [4, 5, 6]])
+    assert world.poses.tolist() == [[1, 2, 3], [4, 5, 6]] and world.active.all()
+
+
 @pytest.mark.parametrize('pose, message', [((np.nan, 0, 0), 'non-finite'),
                                            ((0, 0), 'shape'), ((2e9, 0, 0), 'beyond')])
 def test_a_refused_pose_registers_nothing(pose, message):

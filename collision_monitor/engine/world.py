@@ -24,7 +24,7 @@ from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertex_kinematics
-from ..kernels.motion import write_motion
+from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
                                    pair_tolerance, place_and_narrow, place_bodies,
                                    place_vertices)
@@ -301,6 +301,12 @@ class CollisionWorld:
         coordinates beyond `constants.MAX_COORDINATE`; nothing is changed then.
 
         """
+        if bodies is None:  # every body: one compiled check-and-copy (refusals explained below)
+            arr = np.ascontiguousarray(poses, FLOAT)
+            if (arr.shape == self._poses.shape
+                    and write_poses(arr, self._poses, self._has_pose, MAX_COORDINATE)):
+                self._placed = False
+                return
         idx, (arr,) = self._rows(bodies, poses=poses)
         self._poses[idx] = arr
         self._has_pose[idx] = True
@@ -624,6 +630,9 @@ class CollisionWorld:
             scratch.add_body('concave', notch, pose=(0.4, 0.1, 0.3))
             scratch.add_body('static', square, static=True, pose=(0.3, -0.6, 0.0))
             scratch.add_body('idle', square)  # never posed: inactive
+            scratch.set_poses(np.array([[-3.0, 0.0, 0.0], [0.4, 0.1, 0.3], [0.3, -0.6, 0.0],
+                                        [0.0, 0.0, 0.0]]))
+            scratch.set_active(['idle'], False)
             scratch.set_twists([[30.0, 0.0, 0.5]], ['convex'])
             scratch.set_accelerations([[0.0, 1.0, 0.1]], ['convex'])
             scratch.detect(stamp=0.0)

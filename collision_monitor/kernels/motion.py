@@ -259,6 +259,22 @@ def plausible_motion(motion, max_coordinate, max_speed, max_angular_speed, max_a
 
 
 @jit
+def write_poses(rows, into, has_pose, max_coordinate):
+    """Copy (N, 3) pose rows over `into` (N, 3) and mark every body posed; return True.
+    Return False, writing nothing, when a value is not finite or an |x| or |y| exceeds
+    `max_coordinate` (m)."""
+    for r in range(rows.shape[0]):
+        for c in range(3):
+            if not np.isfinite(rows[r, c]):
+                return False
+        if abs(rows[r, 0]) > max_coordinate or abs(rows[r, 1]) > max_coordinate:
+            return False
+    into[:] = rows
+    has_pose[:] = True
+    return True
+
+
+@jit
 def write_motion(rows, bodies, into, has_pose, max_coordinate):
     """Write the rows of `rows` (a `Motion` of k rows) to bodies ``bodies`` (k,) of `into`
     (a `Motion` of N rows) and mark them posed; return True.  Return False, writing
