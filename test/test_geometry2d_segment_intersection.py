@@ -125,3 +125,23 @@ def test_many_crossings_all_come_back():
     assert len(xi) == 40
     np.testing.assert_allclose(xi, np.arange(40) + 0.5, atol=1e-12)
     assert ii[:, 0].tolist() == list(range(40)) and not yi.any()
+
+
+def test_many_collinear_overlaps_all_come_back():
+    """A segment touching the line at one point, then twenty lying on it (two ends each):
+    41 points, an odd count before each pair, past the first buffer."""
+    x2 = np.r_[-0.5, np.arange(21.0)]
+    y2 = np.r_[-1.0, np.zeros(21)]
+    xi, yi, ii = polyxpoly([-1.0, 30.0], [0.0, 0.0], x2, y2)
+    assert len(xi) == 41 and not yi.any()
+    assert sorted(xi.tolist()) == sorted(np.r_[0.0, np.arange(20.0),
+                                              np.arange(1.0, 21.0)].tolist())
+    assert sorted(ii[:, 1].tolist()) == [0] + sorted(list(range(1, 21)) * 2)
+
+
+@pytest.mark.parametrize('which', [1, 2])
+def test_bad_lines_are_named(which):
+    good, bad = ([0.0, 1.0], [0.0, 1.0]), ([0.0, 1.0], [0.0])
+    args = (*bad, *good) if which == 1 else (*good, *bad)
+    with pytest.raises(ValueError, match=f'x{which}/y{which}: x and y differ in length'):
+        polyxpoly(*args)

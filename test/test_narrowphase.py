@@ -87,3 +87,17 @@ def test_placed_vertices_are_each_bodys_world_vertices():
     for k, name in enumerate(world.names):
         np.testing.assert_allclose(vertices[starts[k]:starts[k + 1]],
                                    world.world_vertices(name), atol=1e-12)
+
+
+def test_micro_bodies_at_the_origin_keep_their_own_tolerance():
+    """1 um squares at the origin: the length tolerance scales with their coordinates and
+    size (about 3e-20 m), so a 1e-15 m gap is a gap (shapely agrees) and touching is
+    contact."""
+    s = 1e-6
+    square = np.array([[0, 0], [s, 0], [s, s], [0, s]])
+    for gap, touching in ((1e-15, False), (0.0, True)):
+        world = build([square, square], np.array([[0.0, 0.0, 0.0], [s + gap, 0.0, 0.0]]))
+        apart = shapely.Polygon(world.world_vertices('b0')).distance(
+            shapely.Polygon(world.world_vertices('b1')))
+        assert apart == gap or 0.5 * gap < apart < 2 * gap
+        assert (len(world.detect()) == 1) == touching
