@@ -134,8 +134,8 @@ def test_many_collinear_overlaps_all_come_back():
     y2 = np.r_[-1.0, np.zeros(21)]
     xi, yi, ii = polyxpoly([-1.0, 30.0], [0.0, 0.0], x2, y2)
     assert len(xi) == 41 and not yi.any()
-    assert sorted(xi.tolist()) == sorted(np.r_[0.0, np.arange(20.0),
-                                              np.arange(1.0, 21.0)].tolist())
+    ends = np.r_[0.0, np.arange(20.0), np.arange(1.0, 21.0)]
+    assert sorted(xi.tolist()) == sorted(ends.tolist())
     assert sorted(ii[:, 1].tolist()) == [0] + sorted(list(range(1, 21)) * 2)
 
 
