@@ -19,8 +19,12 @@ import math
 from hypothesis import assume, example, given, strategies as st
 import numpy as np
 import pytest
+import shapely
 
-from collision_monitor.kernels.geometry2d.primitives import norm, segment_intersection
+from collision_monitor.kernels.geometry2d import contact
+from collision_monitor.kernels.geometry2d.primitives import (box_padding, norm, polygon_scale,
+                                                             segment_intersection, signed_area)
+from shapes import simple_polygons
 
 
 @given(st.floats(-1e300, 1e300), st.floats(-1e300, 1e300))
@@ -97,3 +101,36 @@ def test_segment_crossing_point_is_accurate(ox, oy, length, angle, frac, cross_l
     count, x0, y0, *_ = segment_intersection(*p1, *p2, *q1, *q2, 1e-9)
     assert count == 1
     assert abs(x0 - cx) < 1e-9 and abs(y0 - cy) < 1e-9
+
+
+@given(simple_polygons())
+def test_signed_area_is_shapelys_area_signed_by_winding(poly):
+    """Concave polygons too: the fan from vertex 0 sums triangles of either sign."""
+    ring = shapely.LinearRing(poly)
+    expected = shapely.Polygon(poly).area * (1.0 if ring.is_ccw else -1.0)
+    assert signed_area(poly) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_the_tolerance_of_tiny_polygons_is_tiny():
+    """1 um squares 1e-15 m apart do not touch: a length tolerance grows with the
+    coordinates and size of the shapes (about 3e-20 m here), it has no floor."""
+    s = 1e-6
+    square = np.array([[0, 0], [s, 0], [s, s], [0, s]])
+    assert polygon_scale(square) == pytest.approx(2 * s)
+    assert contact(square, square + [s + 1e-15, 0]) is None
+    assert contact(square, square + [s, 0]) is not None
+
+
+@given(simple_polygons())
+def test_polygon_scale_is_the_largest_coordinate_plus_the_extent(poly):
+    """The scale of the length tolerance, as documented, computed here with numpy."""
+    poly = poly * [1.0, 3.0] + [10.0, -20.0]  # x and y extents and magnitudes differ
+    expected = np.abs(poly).max() + np.ptp(poly, axis=0).max()
+    assert polygon_scale(poly) == pytest.approx(expected, rel=1e-15)
+
+
+@given(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6), st.floats(0, 1e3), st.floats(0, 1e3))
+def test_box_padding_is_twice_the_tolerance_of_the_box(x, y, w, h):
+    big = max(abs(x), abs(y), abs(x + w), abs(y + h))
+    expected = 2 * 64 * np.finfo(float).eps * (big + max(w, h))
+    assert box_padding(x, y, x + w, y + h) == pytest.approx(expected, rel=1e-12)

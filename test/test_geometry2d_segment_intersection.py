@@ -44,9 +44,12 @@ def test_polyxpoly_collinear_overlap_gives_both_ends():
     assert ii.tolist() == [[0, 0], [0, 0]]
 
 
-def test_polyxpoly_rejects_mismatched_nans():
-    with pytest.raises(ValueError, match='NaN'):
+def test_polyxpoly_rejects_mismatched_nans_and_infinities_naming_the_line():
+    with pytest.raises(ValueError, match='^x1/y1: NaN separators must appear in x and y'):
         polyxpoly([0, np.nan, 1], [0, 1, 1], [0, 1], [1, 0])
+    for x2, y2 in (([0, np.inf], [1, 0]), ([0, 1], [-np.inf, 0])):
+        with pytest.raises(ValueError, match='^x2/y2: infinite coordinates$'):
+            polyxpoly([0, 1], [0, 1], x2, y2)
 
 
 def reference_points(x1, y1, x2, y2):

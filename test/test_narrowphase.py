@@ -101,3 +101,18 @@ def test_micro_bodies_at_the_origin_keep_their_own_tolerance():
             shapely.Polygon(world.world_vertices('b1')))
         assert apart == gap or 0.5 * gap < apart < 2 * gap
         assert (len(world.detect()) == 1) == touching
+
+
+def test_bodies_touching_across_the_origin_are_in_contact():
+    """Two 1 x 2 rectangles sharing the edge x = 0 (their boxes straddle the origin, where
+    the tolerance's scale is smallest against the pair's extent), and a triangle whose tip
+    alone touches a square's edge there: contacts, the tip's with its one point."""
+    rect = np.array([[-0.5, -1.0], [0.5, -1.0], [0.5, 1.0], [-0.5, 1.0]])
+    tip = np.array([[-0.5, 0.0], [0.5, 0.0], [0.0, 1.0]])
+    world = build([rect, rect, tip], np.array([[-0.5, 0.0, 0.0], [0.5, 0.0, 0.0],
+                                               [0.25, -2.0, 0.0]]))
+    contacts = world.detect()
+    assert contacts.name_pairs() == [('b0', 'b1'), ('b1', 'b2')]
+    edge, corner = contacts[0], contacts[1]
+    assert edge.depth == 0.0 and len(edge.points) >= 2
+    np.testing.assert_array_equal(corner.points, [[0.25, -1.0]])
