@@ -13,8 +13,12 @@
 # limitations under the License.
 """Placing the bodies: every box holds its body, disc boxes or the vertices' box."""
 
+from hypothesis import given, strategies as st
 import numpy as np
+import pytest
 import shapely
+
+from collision_monitor.kernels.narrowphase import pair_tolerance
 
 from shapes import build, random_scene, UNIT
 
@@ -116,3 +120,15 @@ def test_bodies_touching_across_the_origin_are_in_contact():
     edge, corner = contacts[0], contacts[1]
     assert edge.depth == 0.0 and len(edge.points) >= 2
     np.testing.assert_array_equal(corner.points, [[0.25, -1.0]])
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=2),
+       st.lists(st.floats(0, 1e3), min_size=4, max_size=4), st.floats(-1e6, 1e6),
+       st.floats(-1e6, 1e6))
+def test_pair_tolerance_is_the_tolerance_of_both_boxes(corner, sizes, x, y):
+    """64 ulp of (largest |coordinate| of the two boxes + their largest extent), as the
+    tolerance policy (`kernels.constants`) says, computed here with numpy."""
+    aabb = np.array([[*corner, corner[0] + sizes[0], corner[1] + sizes[1]],
+                     [x, y, x + sizes[2], y + sizes[3]]])
+    expected = 64 * np.finfo(float).eps * (np.abs(aabb).max() + max(sizes))
+    assert pair_tolerance(aabb, 0, 1) == pytest.approx(expected, rel=1e-12)
