@@ -13,9 +13,10 @@
 # limitations under the License.
 """Footprint validation: what it refuses and why, what it accepts."""
 
-from hypothesis import given
+from hypothesis import example, given, strategies as st
 import numpy as np
 import pytest
+import shapely
 
 from collision_monitor.kernels.geometry2d import is_convex, validate_footprint
 from shapes import simple_polygons, to_shapely
@@ -40,3 +41,34 @@ def test_validate_footprint_accepts_simple_polygons(poly):
     assert validate_footprint(np.vstack([poly, poly[:1]])).shape == poly.shape
     assert is_convex(poly) == (abs(to_shapely(poly).convex_hull.area - to_shapely(poly).area)
                                < 1e-9)
+
+
+def expected_defect(poly):
+    """What a footprint of lattice points is refused for, by shapely and set arithmetic:
+    a zero-length edge, fewer than 3 distinct points, or not a valid polygon of positive
+    area (crossing, touching itself, folding back, flat); None when accepted."""
+    points = [tuple(p) for p in poly.tolist()]
+    if len(points) > 3 and points[0] == points[-1]:
+        points = points[:-1]  # a closed ring: the repeated vertex is dropped
+    if any(points[k] == points[(k + 1) % len(points)] for k in range(len(points))):
+        return 'coincide'
+    if len(set(points)) < 3:
+        return 'fewer than 3 distinct'
+    shape = shapely.Polygon(points)
+    if not shape.is_valid or shape.area == 0.0:
+        return 'crosses itself|zero area'
+    return None
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=3, max_size=7))
+@example([(0, 0), (1, 0), (0, 0), (1, 0)])
+@example([(0, 0), (2, 0), (1, 1), (0, 0), (1, 0)])
+def test_validate_footprint_refuses_what_shapely_refuses(points):
+    """Small lattice polygons: most are degenerate in some way."""
+    poly = np.array(points, float)
+    reason = expected_defect(poly)
+    if reason is None:
+        validate_footprint(poly)
+    else:
+        with pytest.raises(ValueError, match=reason):
+            validate_footprint(poly)
