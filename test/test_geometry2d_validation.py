@@ -13,24 +13,32 @@
 # limitations under the License.
 """Footprint validation: what it refuses and why, what it accepts."""
 
-from hypothesis import example, given, strategies as st
+from hypothesis import assume, example, given, strategies as st
 import numpy as np
 import pytest
 import shapely
 
 from collision_monitor.kernels.geometry2d import is_convex, validate_footprint
-from shapes import simple_polygons, to_shapely
+from shapes import simple_polygons, SQUARE, to_shapely
 
 
 @pytest.mark.parametrize('poly, message', [
-    ([[0, 0], [1, 1], [1, 0], [0, 1]], 'crosses itself'),
-    ([[0, 0], [1, 0], [1, 0], [0, 1]], 'coincide'),
-    ([[0, 0], [1, 0], [2, 0]], 'zero area'),
-    ([[0, 0], [1, 0], [np.nan, 1]], 'non-finite'),
-    ([[0, 0], [1, 0]], 'at least 3'),
-    ([[0, 0], [2, 0], [1, 0], [1, 1]], 'crosses itself'),
+    ([[0, 0], [1, 1], [1, 0], [0, 1]], 'it crosses itself \\(edges 0 and 2 meet\\)'),
+    ([[0, 0], [1, 0], [1, 0], [0, 1]], 'vertices 1 and 2 coincide \\(zero-length edge\\)'),
+    ([[0, 0], [1, 0], [2, 0]], 'it has zero area'),
+    ([[0, 0], [1, 0], [0, 0], [1, 0]], 'it has fewer than 3 distinct vertices'),
+    ([[0, 0], [2, 0], [1, 0], [1, 1]], 'it crosses itself \\(edges 0 and 2 meet\\)'),
 ])
 def test_validate_footprint_rejects(poly, message):
+    with pytest.raises(ValueError, match=f'^footprint is not a simple polygon: {message}$'):
+        validate_footprint(poly)
+
+
+@pytest.mark.parametrize('poly, message', [
+    ([[0, 0], [1, 0], [np.nan, 1]], 'non-finite'),
+    ([[0, 0], [1, 0]], 'at least 3'),
+])
+def test_validate_footprint_refuses_bad_arrays(poly, message):
     with pytest.raises(ValueError, match=message):
         validate_footprint(poly)
 
@@ -72,3 +80,20 @@ def test_validate_footprint_refuses_what_shapely_refuses(points):
     else:
         with pytest.raises(ValueError, match=reason):
             validate_footprint(poly)
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=3, max_size=7))
+def test_is_convex_matches_the_hull_on_lattice_polygons(points):
+    """Collinear corners, both windings: convex exactly when the hull has the same area."""
+    poly = np.array(points, float)
+    assume(expected_defect(poly) is None)
+    shape = shapely.Polygon(poly)
+    assert is_convex(poly) == (shape.convex_hull.area == shape.area)
+    assert is_convex(poly[::-1]) == is_convex(poly)
+
+
+def test_a_closed_ring_is_convex_as_its_open_polygon():
+    """The repeated last vertex once hid the reflex turn at the first vertex."""
+    poly = np.array([[1.0, 3.0], [2.0, 4.0], [0.0, 0.0], [0.0, 3.0]])
+    assert not is_convex(poly) and not is_convex(np.vstack([poly, poly[:1]]))
+    assert is_convex(np.vstack([SQUARE, SQUARE[:1]]))

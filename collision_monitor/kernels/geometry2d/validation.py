@@ -154,6 +154,9 @@ def polygon_orientation(poly):
 
 
 def is_convex(poly):
-    """Return True when the simple polygon `poly` is convex (collinear vertices allowed)."""
+    """Return True when the simple polygon `poly` is convex (collinear vertices allowed);
+    open or closed (a last vertex repeating the first is dropped: its zero-length edge
+    would hide the turn at the first vertex)."""
+    poly = as_polygon(poly)
     return bool(is_convex_kernel(poly, polygon_orientation(poly),
                                  length_tolerance(polygon_scale(poly))))
