@@ -13,6 +13,8 @@
 # limitations under the License.
 """Footprint validation: what it refuses and why, what it accepts."""
 
+import re
+
 from hypothesis import assume, example, given, strategies as st
 import numpy as np
 import pytest
@@ -97,3 +99,25 @@ def test_a_closed_ring_is_convex_as_its_open_polygon():
     poly = np.array([[1.0, 3.0], [2.0, 4.0], [0.0, 0.0], [0.0, 3.0]])
     assert not is_convex(poly) and not is_convex(np.vstack([poly, poly[:1]]))
     assert is_convex(np.vstack([SQUARE, SQUARE[:1]]))
+
+
+def test_points_and_polygons_are_checked_and_named():
+    """One point may be given as a pair; other shapes are refused naming the argument and
+    the shape; a triangle given closed keeps its repeated vertex (three is the least)."""
+    from collision_monitor.kernels.geometry2d import point_in_polygon
+    from collision_monitor.kernels.geometry2d.validation import as_points, as_polygon
+    assert as_points([1.0, 2.0]).tolist() == [[1.0, 2.0]]
+    inside, _ = point_in_polygon([1.0, 1.0], SQUARE)
+    assert inside.tolist() == [True]
+    for bad in ([1.0, 2.0, 3.0], [[1.0, 2.0, 3.0]], [[[1.0, 2.0]]], 5.0):
+        expected = re.escape(f'points must have shape (m, 2), got {np.shape(bad)}')
+        with pytest.raises(ValueError, match=f'^{expected}$'):
+            as_points(bad)
+    for few in ([[0, 0]], [[0, 0], [1, 0]]):
+        with pytest.raises(ValueError, match=f'^polygon needs at least 3 vertices, '
+                                             f'got {len(few)}$'):
+            as_polygon(few)
+    with pytest.raises(ValueError, match='^polygon has non-finite coordinates$'):
+        as_polygon([[0, 0], [1, 0], [0, np.inf]])
+    assert as_polygon([[0, 0], [1, 0], [0, 0]]).shape == (3, 2)
+    assert as_polygon([[0, 0], [1, 0], [0, 1], [0, 0]]).shape == (3, 2)
