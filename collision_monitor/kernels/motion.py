@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .constants import FLOAT, jit
+from .geometry2d.validation import rows_finite_extent
 
 HISTORY = 16
 
@@ -263,12 +264,9 @@ def write_poses(rows, into, has_pose, max_coordinate):
     """Copy (N, 3) pose rows over `into` (N, 3) and mark every body posed; return True.
     Return False, writing nothing, when a value is not finite or an |x| or |y| exceeds
     `max_coordinate` (m)."""
-    for r in range(rows.shape[0]):
-        for c in range(3):
-            if not np.isfinite(rows[r, c]):
-                return False
-        if abs(rows[r, 0]) > max_coordinate or abs(rows[r, 1]) > max_coordinate:
-            return False
+    finite, extent = rows_finite_extent(rows)
+    if not finite or extent > max_coordinate:
+        return False
     into[:] = rows
     has_pose[:] = True
     return True
@@ -284,12 +282,10 @@ def write_motion(rows, bodies, into, has_pose, max_coordinate):
     for r in range(bodies.shape[0]):
         if not 0 <= bodies[r] < n:
             return False
-        for c in range(3):
-            if not (np.isfinite(rows.poses[r, c]) and np.isfinite(rows.twists[r, c])
-                    and np.isfinite(rows.accels[r, c])):
-                return False
-        if abs(rows.poses[r, 0]) > max_coordinate or abs(rows.poses[r, 1]) > max_coordinate:
-            return False
+    finite, extent = rows_finite_extent(rows.poses)
+    if not (finite and extent <= max_coordinate and rows_finite_extent(rows.twists)[0]
+            and rows_finite_extent(rows.accels)[0]):
+        return False
     for r in range(bodies.shape[0]):
         b = bodies[r]
         for c in range(3):

@@ -110,7 +110,7 @@ class MarkerArrayWriter:
         np.cumsum([len(d) for d in data], out=starts[1:])
         longest = max((len(d) for d in data), default=0)
         count = ints.shape[0]
-        closing = int(ints[:, CLOSED].sum()) if count else 0
+        closing = int(ints[:, CLOSED].sum())
         # per marker at most 224 fixed bytes (padding included) and three strings
         need = 8 + count * (224 + 3 * (longest + 8)) + 24 * (points.shape[0] + closing)
         if self._stream.shape[0] * 8 < need:

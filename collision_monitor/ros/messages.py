@@ -143,13 +143,14 @@ def number_text(value):
 
 
 def _fmt(values):
-    """A flat list of numbers as `number_text` writes each."""
-    return '[' + ', '.join([repr(v + 0.0) for v in np.ravel(values).tolist()]) + ']'
+    """A flat list of numbers, each as `number_text` writes it (Python floats from one
+    `tolist`: a numpy scalar per number costs twice the formatting)."""
+    return '[' + ', '.join(map(number_text, np.ravel(values).tolist())) + ']'
 
 
 def _points(values):
     """(k, 2) points as a list of [x, y] lists."""
-    return '[' + ', '.join([f'[{x + 0.0!r}, {y + 0.0!r}]'
+    return '[' + ', '.join([f'[{number_text(x)}, {number_text(y)}]'
                             for x, y in np.reshape(values, (-1, 2)).tolist()]) + ']'
 
 
