@@ -23,6 +23,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import Point
 from hypothesis import given, strategies as st
 import numpy as np
+import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from std_msgs.msg import Header
 from visualization_msgs.msg import Marker, MarkerArray
@@ -43,6 +44,10 @@ def header(stamp_ns, frame_id):
                                                 nanosec=stamp_ns % 10**9))
 
 
+DIAGNOSTICS = cdr.DiagnosticArrayWriter()
+"""One writer for every example: its buffer is reused and grows (small at first)."""
+
+
 def same_message(ours, reference, kind):
     """Our bytes and the reference message read back through rclpy are equal."""
     theirs = bytes(serialize_message(reference))
@@ -52,9 +57,9 @@ def same_message(ours, reference, kind):
 
 @given(STAMPS, TEXT, st.lists(st.tuples(st.integers(0, 3), TEXT, TEXT,
                                         st.lists(st.tuples(TEXT, TEXT), max_size=4)),
-                              max_size=5))
+                              max_size=12))
 def test_diagnostic_arrays_read_back_as_rclpy_writes_them(stamp, frame, statuses):
-    ours = cdr.encode_diagnostic_array(stamp, frame, statuses)
+    ours = DIAGNOSTICS.encode(stamp, frame, statuses)
     same_message(ours, DiagnosticArray(header=header(stamp, frame), status=[
         DiagnosticStatus(level=bytes((level,)), name=name, message=message,
                          values=[KeyValue(key=k, value=v) for k, v in values])
@@ -184,3 +189,11 @@ def test_marker_table_of_an_empty_tick_is_the_deleteall_alone():
     strings, ints, reals, points = marker_table(TickReport(stamp=0.0, active=world.active),
                                                 world, world.names)
     assert ints.shape == (1, cdr.INT_COLUMNS) and ints[0, cdr.ACTION] == Marker.DELETEALL
+
+
+def test_a_string_holding_a_nul_is_refused():
+    with pytest.raises(ValueError, match='holds a NUL'):
+        DIAGNOSTICS.encode(0, 'map', [(0, 'a\0b', '', [])])
+    with pytest.raises(ValueError, match='holds a NUL'):
+        cdr.MarkerArrayWriter().encode(0, ['map\0'], np.zeros((0, cdr.INT_COLUMNS), np.int64),
+                                       np.zeros((0, cdr.FLOAT_COLUMNS)), np.zeros((0, 2)))

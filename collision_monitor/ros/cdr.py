@@ -21,52 +21,57 @@ padding zero; a string is a uint32 length counting its NUL, its UTF-8 bytes and 
 sequence is a uint32 count and its elements; a nested message is its fields in place.
 """
 
-import struct
+from itertools import chain
 
 import numpy as np
 
 from ..kernels.constants import jit, jit_inline
 
 ENCAPSULATION = b'\x00\x01\x00\x00'
-_U32 = struct.Struct('<I')
-_STAMP = struct.Struct('<iI')
 
 
-_PAD = (b'', b'\0', b'\0\0', b'\0\0\0')
+class DiagnosticArrayWriter:
+    """diagnostic_msgs/DiagnosticArray from statuses (`encode_diagnostics`); keeps its
+    output buffer from call to call."""
+
+    def __init__(self):
+        self._stream = np.zeros(64)  # float64: 8-byte aligned storage
+
+    def encode(self, stamp_ns, frame_id, statuses):
+        """CDR of a DiagnosticArray stamped `stamp_ns` (integer ns) in `frame_id`.
+
+        `statuses`: a sequence of ``(level, name, message, [(key, value), ...])``, the
+        hardware_id empty.  The message: header, then ``status[]`` of (uint8 level, string
+        name, string message, string hardware_id, KeyValue[] values), KeyValue being
+        (string key, string value).
+        """
+        strings = [frame_id]
+        shape = [stamp_ns // 10**9, stamp_ns % 10**9, len(statuses)]
+        for level, name, message, values in statuses:
+            strings += (name, message, '')
+            strings += chain.from_iterable(values)
+            shape += (level, len(values))
+        table = string_table(strings)
+        # a string at most 3 padding bytes, its length, its bytes and NUL; a status 8 more
+        need = 16 + 7 * len(strings) + table.shape[0] + 8 * len(statuses)
+        if self._stream.shape[0] * 8 < need:
+            self._stream = np.zeros(need // 4)
+        size = encode_diagnostics(self._stream, table, np.array(shape, np.int64))
+        return ENCAPSULATION + self._stream.view(np.uint8)[:size].tobytes()
 
 
-def encode_diagnostic_array(stamp_ns, frame_id, statuses):
-    """CDR of a diagnostic_msgs/DiagnosticArray stamped `stamp_ns` (integer ns) in `frame_id`.
+def string_table(strings):
+    """UTF-8 bytes of `strings`, each ended by a NUL, as uint8 (a ROS string holds no NUL:
+    ValueError for one that does)."""
+    data = ('\0'.join(strings) + '\0').encode()
+    if data.count(0) != len(strings):
+        raise ValueError(f'a string of a ROS message holds a NUL: {strings!r}')
+    return np.frombuffer(data, np.uint8)
 
-    The message: header, then ``status[]`` of (uint8 level, string name, string message,
-    string hardware_id, KeyValue[] values), KeyValue being (string key, string value).
-    `statuses`: a sequence of ``(level, name, message, [(key, value), ...])``, the
-    hardware_id empty.
-    """
-    # after the header every field is a string or a uint32 (4-aligned) but the level byte
-    tokens = [frame_id, len(statuses)]
-    for level, name, message, values in statuses:
-        tokens += (bytes((level,)), name, message, '', len(values))
-        for key, value in values:
-            tokens += (key, value)
-    parts = [ENCAPSULATION, _STAMP.pack(stamp_ns // 10**9, stamp_ns % 10**9)]
-    pos = 8
-    pack = _U32.pack
-    for token in tokens:
-        kind = type(token)
-        if kind is str:
-            data = token.encode()
-            pad = -pos & 3
-            parts.append(_PAD[pad] + pack(len(data) + 1) + data + b'\0')
-            pos += pad + len(data) + 5
-        elif kind is int:
-            pad = -pos & 3
-            parts.append(_PAD[pad] + pack(token))
-            pos += pad + 4
-        else:  # the level: one byte, no alignment
-            parts.append(token)
-            pos += 1
-    return b''.join(parts)
+
+def _stamp(stamp_ns):
+    """builtin_interfaces/Time of integer ns as (sec, nanosec)."""
+    return np.array([stamp_ns // 10**9, stamp_ns % 10**9], np.int64)
 
 
 # Columns of the marker tables `encode_markers` reads.
@@ -104,19 +109,15 @@ class MarkerArrayWriter:
             x, y of the points (z is 0).
 
         """
-        data = [s.encode() for s in strings]
-        table = np.frombuffer(b''.join(data), np.uint8)
-        starts = np.zeros(len(data) + 1, np.int64)
-        np.cumsum([len(d) for d in data], out=starts[1:])
-        longest = max((len(d) for d in data), default=0)
+        table = string_table(strings)
+        longest = 4 * max(map(len, strings))  # UTF-8: at most 4 bytes a character
         count = ints.shape[0]
         closing = int(ints[:, CLOSED].sum())
         # per marker at most 224 fixed bytes (padding included) and three strings
         need = 8 + count * (224 + 3 * (longest + 8)) + 24 * (points.shape[0] + closing)
         if self._stream.shape[0] * 8 < need:
             self._stream = np.zeros(need // 4)
-        size = encode_markers(self._stream, np.array([stamp_ns // 10**9, stamp_ns % 10**9],
-                                                     np.int64), table, starts,
+        size = encode_markers(self._stream, _stamp(stamp_ns), table,
                               np.ascontiguousarray(ints, np.int64),
                               np.ascontiguousarray(reals, np.float64),
                               np.ascontiguousarray(points, np.float64))
@@ -133,18 +134,44 @@ def _aligned(b, pos, n):
 
 
 @jit_inline
-def _string(b, i32, pos, table, starts, s):
-    """String s of the table (s < 0: the empty string): uint32 length with the NUL, the
-    bytes, the NUL."""
-    first, end = (0, 0) if s < 0 else (starts[s], starts[s + 1])
+def _string_starts(table):
+    """Where each string of a `string_table` starts."""
+    count = 0
+    for k in range(table.shape[0]):
+        count += table[k] == 0
+    starts = np.empty(count, np.int64)
+    starts[0] = 0
+    s = 1
+    for k in range(table.shape[0] - 1):
+        if table[k] == 0:
+            starts[s] = k + 1
+            s += 1
+    return starts
+
+
+@jit_inline
+def _string(b, i32, pos, table, first):
+    """The string of the table from index `first` to its NUL (first < 0: the empty string):
+    uint32 length with the NUL, the bytes, the NUL.  Returns the position after it and the
+    table index after the NUL (where the next string starts)."""
     pos = _aligned(b, pos, 4)
-    i32[pos >> 2] = end - first + 1
-    pos += 4
-    for k in range(first, end):
-        b[pos] = table[k]
-        pos += 1
+    start = pos + 4
+    pos = start
+    k = first
+    if first >= 0:
+        while table[k] != 0:
+            b[pos] = table[k]
+            pos += 1
+            k += 1
     b[pos] = 0
-    return pos + 1
+    i32[(start >> 2) - 1] = pos + 1 - start
+    return pos + 1, k + 1
+
+
+@jit_inline
+def _indexed_string(b, i32, pos, table, starts, s):
+    """String s of the table (s < 0: the empty string), as `_string`; the position after."""
+    return _string(b, i32, pos, table, starts[s] if s >= 0 else -1)[0]
 
 
 @jit_inline
@@ -162,7 +189,34 @@ def _float64(b, f64, pos, value):
 
 
 @jit
-def encode_markers(stream, stamp, table, starts, ints, reals, points):
+def encode_diagnostics(stream, table, shape):
+    """Write a DiagnosticArray after its encapsulation header into `stream` (float64
+    storage); return the bytes written.
+
+    Strings of the table in order: frame_id, then of each status its name, message and
+    hardware_id and its keys and values alternating.  `shape`: the stamp's sec and nanosec,
+    the status count, then of each status its level and its count of values.
+    """
+    b, i32 = stream.view(np.uint8), stream.view(np.int32)
+    i32[0] = shape[0]
+    i32[1] = shape[1]  # nanosec < 2^31
+    pos, s = _string(b, i32, 8, table, 0)  # s: where the next string starts
+    count = shape[2]
+    pos = _int32(b, i32, pos, count)
+    for k in range(count):
+        b[pos] = shape[3 + 2 * k]  # level: one byte, no alignment
+        pos += 1
+        values = shape[4 + 2 * k]
+        for _ in range(3):  # name, message, hardware_id
+            pos, s = _string(b, i32, pos, table, s)
+        pos = _int32(b, i32, pos, values)
+        for _ in range(2 * values):  # key, value
+            pos, s = _string(b, i32, pos, table, s)
+    return pos
+
+
+@jit
+def encode_markers(stream, stamp, table, ints, reals, points):
     """Write a MarkerArray after its encapsulation header into `stream` (float64 storage,
     so that offsets counted from its start align as CDR counts them); return the bytes
     written.
@@ -173,14 +227,15 @@ def encode_markers(stream, stamp, table, starts, ints, reals, points):
     text, mesh_resource '', mesh_file (empty), mesh_use_embedded_materials false.
     """
     b, i32, f32 = stream.view(np.uint8), stream.view(np.int32), stream.view(np.float32)
+    starts = _string_starts(table)
     count = ints.shape[0]
     i32[0] = count
     pos = 4
     for m in range(count):
         pos = _int32(b, i32, pos, stamp[0])
         pos = _int32(b, i32, pos, stamp[1])  # nanosec < 2^31
-        pos = _string(b, i32, pos, table, starts, 0)
-        pos = _string(b, i32, pos, table, starts, ints[m, NS])
+        pos = _indexed_string(b, i32, pos, table, starts, 0)
+        pos = _indexed_string(b, i32, pos, table, starts, ints[m, NS])
         pos = _int32(b, i32, pos, ints[m, ID])
         pos = _int32(b, i32, pos, ints[m, TYPE])
         pos = _int32(b, i32, pos, ints[m, ACTION])
@@ -205,16 +260,16 @@ def encode_markers(stream, stamp, table, starts, ints, reals, points):
             stream[(pos >> 3) + 2] = 0.0
             pos += 24
         pos = _int32(b, i32, pos, 0)  # colors
-        pos = _string(b, i32, pos, table, starts, -1)  # texture_resource
+        pos = _indexed_string(b, i32, pos, table, starts, -1)  # texture_resource
         pos = _int32(b, i32, pos, 0)  # texture.header.stamp
         pos = _int32(b, i32, pos, 0)
-        pos = _string(b, i32, pos, table, starts, -1)  # texture.header.frame_id
-        pos = _string(b, i32, pos, table, starts, -1)  # texture.format
+        pos = _indexed_string(b, i32, pos, table, starts, -1)  # texture.header.frame_id
+        pos = _indexed_string(b, i32, pos, table, starts, -1)  # texture.format
         pos = _int32(b, i32, pos, 0)  # texture.data
         pos = _int32(b, i32, pos, 0)  # uv_coordinates
-        pos = _string(b, i32, pos, table, starts, ints[m, TEXT])
-        pos = _string(b, i32, pos, table, starts, -1)  # mesh_resource
-        pos = _string(b, i32, pos, table, starts, -1)  # mesh_file.filename
+        pos = _indexed_string(b, i32, pos, table, starts, ints[m, TEXT])
+        pos = _indexed_string(b, i32, pos, table, starts, -1)  # mesh_resource
+        pos = _indexed_string(b, i32, pos, table, starts, -1)  # mesh_file.filename
         pos = _int32(b, i32, pos, 0)  # mesh_file.data
         b[pos] = 0  # mesh_use_embedded_materials
         pos += 1
@@ -222,6 +277,7 @@ def encode_markers(stream, stamp, table, starts, ints, reals, points):
 
 
 def warmup():
-    """Compile `encode_markers` (the node calls this before it reports ready)."""
+    """Compile the encoders (the node calls this before it reports ready)."""
+    DiagnosticArrayWriter().encode(0, '', [(0, '', '', [('', '')])])
     MarkerArrayWriter().encode(0, [''], np.zeros((1, INT_COLUMNS), np.int64),
                                np.zeros((1, FLOAT_COLUMNS)), np.zeros((0, 2)))

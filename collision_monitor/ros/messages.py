@@ -143,15 +143,14 @@ def number_text(value):
 
 
 def _fmt(values):
-    """A flat list of numbers, each as `number_text` writes it (Python floats from one
-    `tolist`: a numpy scalar per number costs twice the formatting)."""
-    return '[' + ', '.join(map(number_text, np.ravel(values).tolist())) + ']'
+    """A flat list of numbers as text, each as `number_text` writes it (a list's repr: the
+    repr of each float, in C)."""
+    return repr((np.ravel(values) + 0.0).tolist())
 
 
 def _points(values):
-    """(k, 2) points as a list of [x, y] lists."""
-    return '[' + ', '.join([f'[{number_text(x)}, {number_text(y)}]'
-                            for x, y in np.reshape(values, (-1, 2)).tolist()]) + ']'
+    """(k, 2) points as a list of [x, y] lists, the numbers as in `_fmt`."""
+    return repr((np.reshape(values, (-1, 2)) + 0.0).tolist())
 
 
 def _status(level, name, message, values):
@@ -336,19 +335,20 @@ class OutputWriter:
     def __init__(self, time):
         self.time = time
         self._markers = cdr.MarkerArrayWriter()
+        self._diagnostics = cdr.DiagnosticArrayWriter()
 
     def contacts(self, report, names, stamp_ns, frame_id):
         """~/contacts: DiagnosticArray of `contact_statuses`."""
-        return cdr.encode_diagnostic_array(stamp_ns, frame_id,
-                                           contact_statuses(report, names, self.time))
+        return self._diagnostics.encode(stamp_ns, frame_id,
+                                        contact_statuses(report, names, self.time))
 
     def warnings(self, report, names, stamp_ns, frame_id):
         """~/warnings: DiagnosticArray of `warning_statuses`."""
-        return cdr.encode_diagnostic_array(stamp_ns, frame_id, warning_statuses(report, names))
+        return self._diagnostics.encode(stamp_ns, frame_id, warning_statuses(report, names))
 
     def state(self, report, names, stamp_ns, frame_id):
         """~/state: DiagnosticArray of `state_statuses`."""
-        return cdr.encode_diagnostic_array(stamp_ns, frame_id, state_statuses(report, names))
+        return self._diagnostics.encode(stamp_ns, frame_id, state_statuses(report, names))
 
     def markers(self, report, world, names, stamp_ns, frame_id):
         """~/markers: MarkerArray of `marker_table`."""

@@ -312,7 +312,8 @@ def write_report(run, output):
                           '' if np.isinf(r.closest) else repr(r.closest)])
     closest = {pair for pair, _ in sorted(rows, key=lambda kv: (
         np.isnan(kv[1].contact_start), kv[1].min_time_to_collision))[:TIMELINE_ROWS]}
-    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows))
+    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows),
+              1.0 / run.config.tick_rate)
 
 
 def _abs(base, seconds):
@@ -320,22 +321,38 @@ def _abs(base, seconds):
     return '' if np.isnan(seconds) else repr(base + seconds)
 
 
-def _timeline(rows, path, total):
-    import matplotlib
-    matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(10, 1 + 0.4 * max(1, len(rows))))
-    for k, ((a, b), r) in enumerate(rows):
-        ax.plot(r.warned, [k] * len(r.warned), '|', color='orange', markersize=8)
-        ax.plot(r.touching, [k] * len(r.touching), '|', color='red', markersize=10)
-    ax.set_yticks(range(len(rows)), [f'{a}|{b}' for (a, b), _ in rows])
+def _timeline(rows, path, total, period):
+    """Draw each pair's warned and touching ticks as spans (ticks closer than 1.5
+    `period` s join) on one row each, in the order of `rows` from the top."""
+    from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
+    fig = Figure(figsize=(10, 1 + 0.4 * max(1, len(rows))))
+    labels = [f'{a}|{b}' for (a, b), _ in rows]
+    width = 10 * 0.1 + 0.075 * max(map(len, labels), default=0)  # inches of tick labels
+    fig.subplots_adjust(left=width / 10, right=0.98, top=1 - 0.5 / fig.get_figheight(),
+                        bottom=0.6 / fig.get_figheight())
+    ax = fig.subplots()
+    for k, (_, r) in enumerate(rows):
+        ax.broken_barh(_spans(r.warned, period), (k - 0.3, 0.6), color='orange')
+        ax.broken_barh(_spans(r.touching, period), (k - 0.3, 0.6), color='red')
+    ax.set_yticks(range(len(rows)), labels)
+    ax.set_ylim(len(rows) - 0.3, -0.7)  # the first pair at the top
     ax.set_xlabel('s from the start of the bag (orange: warned, red: in contact)')
     if total > len(rows):
         ax.set_title(f'the {len(rows)} closest of {total} pairs (all in the CSV)')
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    fig.savefig(path, dpi=100, pil_kwargs={'compress_level': 1})  # zlib's fastest: 40 ms less
+
+
+def _spans(times, period):
+    """(start, width) of the runs of tick `times` (s, increasing) spaced at most 1.5
+    `period`, each ending one period after its last tick."""
+    if not times:
+        return []
+    t = np.asarray(times)
+    breaks = np.flatnonzero(np.diff(t) > 1.5 * period)
+    starts = t[np.r_[0, breaks + 1]]
+    ends = t[np.r_[breaks, t.size - 1]] + period
+    return list(zip(starts.tolist(), (ends - starts).tolist()))
 
 
 def main(argv=None):
