@@ -146,3 +146,44 @@ def test_an_inactive_body_before_the_others_leaves_their_boxes_alone():
     world.set_twists([[-1.0, 0.0, 0.0]], ['b'])
     (a, b, first), = list(world.predict(5.0))
     assert (a, b) == ('a', 'b') and first.time == pytest.approx(2.0, abs=1e-12)
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+@given(st.lists(st.tuples(state, state, state), min_size=2, max_size=3),
+       st.lists(st.tuples(st.integers(0, 2), st.floats(0.0, 3.0)), max_size=6))
+def test_vertices_ahead_move_each_vertex_with_its_model(predictor, states, requests):
+    """`vertices_ahead` of any bodies (repeats, any order) at their own times: each vertex at
+    p + v t (+ a t^2 / 2), p, v, a the finite-difference derivatives of the rigid motion."""
+    shapes = [[[-0.6, -0.2], [0.9, -0.3], [0.4, 0.7]],
+              [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]],
+              [[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 0.2], [0.0, 1.0]]]
+    world = CollisionWorld()
+    world.predictor = predictor
+    for k, (pose, twist, accel) in enumerate(states):
+        world.add_body(f'b{k}', shapes[k], pose=pose)
+        world.set_twists([twist], [k])
+        world.set_accelerations([accel], [k])
+    requests = [(b % len(states), t) for b, t in requests]
+    vertices, starts = world.vertices_ahead([f'b{b}' for b, _ in requests],
+                                            [t for _, t in requests])
+    assert starts.tolist() == np.cumsum([0] + [len(shapes[b]) for b, _ in requests]).tolist()
+    h = 1e-4
+    for k, (b, t) in enumerate(requests):
+        motion = states[b]
+        before, now, after = (rigid_vertex(*motion, np.array(shapes[b], float), s)
+                              for s in (-h, 0.0, h))
+        vel = (after - before) / (2 * h)
+        acc = ((after - 2 * now + before) / (h * h) if predictor == 'constant_acceleration'
+               else 0.0)
+        assert np.allclose(vertices[starts[k]:starts[k + 1]], now + (vel + 0.5 * acc * t) * t,
+                           rtol=0, atol=1e-2 * (1 + t * t))
+
+
+def test_vertices_ahead_refuse_times_that_do_not_match():
+    world = CollisionWorld()
+    world.add_body('a', [[0, 0], [1, 0], [0, 1]], pose=(0, 0, 0))
+    for times in ([0.0, 1.0], [np.nan], []):
+        with pytest.raises(ValueError, match='finite numbers'):
+            world.vertices_ahead(['a'], times)
+    with pytest.raises(KeyError):
+        world.vertices_ahead(['b'], [0.0])

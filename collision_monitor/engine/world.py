@@ -23,7 +23,7 @@ from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
-from ..kernels.kinematics import swept_boxes, vertex_kinematics
+from ..kernels.kinematics import swept_boxes, vertex_kinematics, vertices_ahead
 from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
                                    pair_tolerance, place_and_narrow, place_bodies,
@@ -397,10 +397,39 @@ class CollisionWorld:
         `predict` solves: a predicted contact point lies on the footprints placed at its
         time.  At t = 0 this is the rigid placement ``R(yaw) s + (x, y)``.
         """
-        k = self.index(name)
+        return self.vertices_ahead([name], [t], predictor)[0]
+
+    def vertices_ahead(self, bodies, times, predictor=None):
+        """Return the vertices of several bodies, each at its own time ahead, packed.
+
+        Parameters
+        ----------
+        bodies : sequence of str or int
+            Body names or indices (repeats allowed).
+        times : sequence of float
+            Seconds ahead, one per body.
+        predictor : MotionModel or str, optional
+            As in `world_vertices`.
+
+        Returns
+        -------
+        vertices : (V, 2) float64
+            Rows ``starts[k]:starts[k + 1]`` are ``world_vertices(bodies[k], times[k])``.
+        starts : (len(bodies) + 1,) intp
+
+        """
+        idx = self._as_indices(bodies)
+        times = np.asarray(times, FLOAT).reshape(-1)
+        if times.shape != idx.shape or not np.isfinite(times).all():
+            raise ValueError(f'times must be {idx.size} finite numbers, got {times}')
         model = self._model(predictor)
-        pos, vel, acc = self._vertex_model(k, self._poses, self._twists, self._accels, model)
-        return pos + (vel + 0.5 * acc * t) * t
+        self._pack()
+        starts = np.zeros(idx.size + 1, INDEX)
+        np.cumsum(self._vstart[idx + 1] - self._vstart[idx], out=starts[1:])
+        vertices = np.empty((starts[-1], 2), FLOAT)
+        vertices_ahead(idx, times, self._motion, self._offsets, self._vstart, int(model),
+                       vertices)
+        return vertices, starts
 
     def placed_vertices(self):
         """Return every body's vertices in the world frame at its current pose, packed.

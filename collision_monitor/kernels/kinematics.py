@@ -65,6 +65,23 @@ def body_kinematics(b, motion, offsets, vstart, model, kin, row):
 
 
 @jit
+def vertices_ahead(which, times, motion, offsets, vstart, model, out):
+    """Vertices of body ``which[k]`` ``times[k]`` seconds ahead, each vertex moving as a
+    point with the velocity and acceleration of `_vertex_state`:
+    ``p + (v + a t / 2) t``, written to consecutive rows of `out` (body after body)."""
+    row = 0
+    for k in range(which.shape[0]):
+        b = which[k]
+        t = times[k]
+        s, c = sincos(motion.poses[b, 2])
+        for v in range(vstart[b], vstart[b + 1]):
+            px, py, vx, vy, ax, ay = _vertex_state(b, v, s, c, motion, offsets, model)
+            out[row, 0] = px + (vx + 0.5 * ax * t) * t
+            out[row, 1] = py + (vy + 0.5 * ay * t) * t
+            row += 1
+
+
+@jit
 def _path_extent(p, v, a, horizon):
     """Min and max over t in [0, horizon] of p + v t + a t^2 / 2 (one axis).
 

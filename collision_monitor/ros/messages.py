@@ -300,6 +300,11 @@ def marker_table(report, world, names):
                       end + 2)]
         points += [contact.points, arrow]
         first = end + 2
+    ghosts, ghost_starts = world.vertices_ahead(
+        [b for i, j, _ in report.warnings for b in (i, j)],
+        [fc.time for _, _, fc in report.warnings for _ in (0, 1)])
+    ghost_starts += first
+    points.append(ghosts)
     for k, (i, j, fc) in enumerate(report.warnings):
         x, y = fc.point
         rows += [_row('predicted_points', k, Marker.SPHERE, 'warned', (0.12,) * 3,
@@ -307,12 +312,9 @@ def marker_table(report, world, names):
                  _row('time_to_collision', k, Marker.TEXT_VIEW_FACING, 'white', (0.25,) * 3,
                       position=(x, y, 0.4), text=len(strings))]
         strings.append(f'{fc.time:.2f} s')
-        for b in (i, j):
-            ghost = world.world_vertices(names[b], fc.time)
-            rows.append(_row('predicted_footprints', 2 * k + (b == j), Marker.LINE_STRIP,
-                             'ghost', (0.03,) * 3, first, first + len(ghost), 1))
-            points.append(ghost)
-            first += len(ghost)
+        rows += [_row('predicted_footprints', 2 * k + side, Marker.LINE_STRIP, 'ghost',
+                      (0.03,) * 3, ghost_starts[2 * k + side], ghost_starts[2 * k + side + 1],
+                      1) for side in (0, 1)]
     n = active.size
     ints = np.empty((len(rows) + n, cdr.INT_COLUMNS), np.int64)
     reals = np.empty((len(rows) + n, cdr.FLOAT_COLUMNS))
