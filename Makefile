@@ -49,6 +49,9 @@ test-nojit: $(STAMP)
 # Decorator mutants are skipped: with the JIT off `@jit` is the identity already (and some
 # stop mutmut 2.5.1 with "Mutant.line is required").
 # Survivors and why they live: docs/mutation.md.  `mutmut show N` prints mutant N.
+# every 3D test file, comma-separated (pytest runs a file named twice once)
+TESTS_3D = $(subst $(eval) ,$(comma),$(sort $(wildcard test/test_geometry3d_*.py)))
+comma := ,
 MUTANT_TARGETS ?= \
 	collision_monitor/kernels/kinematics.py=test/test_kinematics.py,test/test_toi.py \
 	collision_monitor/kernels/broadphase.py=test/test_broadphase.py,test/test_world.py \
@@ -58,7 +61,10 @@ MUTANT_TARGETS ?= \
 		test/test_geometry2d_contact.py,test/test_world.py \
 	$(foreach m,primitives segment_intersection point_in_polygon separating_axis contact \
 		validation distance,collision_monitor/kernels/geometry2d/$(m).py=$\
-		test/test_geometry2d_$(m).py,test/test_geometry2d_contact.py)
+		test/test_geometry2d_$(m).py,test/test_geometry2d_contact.py) \
+	$(foreach m,gjk distance manifold triangles point_in_polyhedron planar bounding $\
+		validation polyhedron batch separating_plane,collision_monitor/geometry3d/$(m).py=$\
+		test/test_geometry3d_$(m).py,$(TESTS_3D))
 mutants: $(STAMP)
 	$(PY) -m pip install --quiet 'mutmut==2.5.1'
 	for target in $(MUTANT_TARGETS); do \

@@ -159,7 +159,7 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
         if a.convex and b.convex:
             # the test's axes, computed in full for a pair that is not separated, serve the
             # contact's normal and depth
-            axis = sat_kernel(a.vertices, a.orient, b.vertices, b.orient, tol, True)[:3]
+            axis = sat_kernel(a.vertices, a.orient, b.vertices, b.orient, tol, True)
             if axis[0] > tol:
                 continue
         elif polygons_intersect_kernel(a.vertices, a.orient, a.convex, b.vertices, b.orient,

@@ -185,7 +185,7 @@ def contact_kernel(poly_a, poly_b, tol, features, f0):
     axis = NO_AXIS
     if poly_a.convex and poly_b.convex:
         axis = sat_kernel(poly_a.vertices, poly_a.orient, poly_b.vertices, poly_b.orient, tol,
-                          False)[:3]
+                          False)
     return contact_on_axis(poly_a, poly_b, tol, features, f0, axis)
 
 
@@ -196,7 +196,7 @@ NO_AXIS = (np.nan, 0.0, 0.0)
 @jit
 def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     """`contact_kernel` given the pair's separating axis test: for two convex polygons
-    `axis` is ``sat_kernel(...)[:3]``, ``(s, nx, ny)`` (the narrow phase has it from the
+    `axis` is ``sat_kernel(...)``, ``(s, nx, ny)`` (the narrow phase has it from the
     intersection test), else `NO_AXIS`."""
     a, orient_a, convex_a, cax, cay = poly_a
     b, orient_b, convex_b, cbx, cby = poly_b

@@ -33,16 +33,14 @@ def sat_kernel(a, orient_a, b, orient_b, tol, early_exit):
     two vertices); otherwise it is minus the penetration depth, and its axis is the minimum
     translation direction: moving b by ``-s n`` makes them touch.
 
-    Returns ``(s, nx, ny, ref, edge)``; `ref` is 0 when the axis is an edge of a, 1 of b.  With
-    `early_exit` it returns at the first axis with ``s > tol`` (they are then separated).
+    Returns ``(s, nx, ny)``.  With `early_exit` it returns at the first axis with ``s > tol``
+    (they are then separated).
     """
     ox = a[0, 0]
     oy = a[0, 1]
     best = -np.inf
     bnx = 0.0
     bny = 0.0
-    ref = -1
-    edge = -1
     for k in range(a.shape[0]):
         nx, ny = outward_normal(a, orient_a, k)
         px = a[k, 0] - ox
@@ -51,9 +49,9 @@ def sat_kernel(a, orient_a, b, orient_b, tol, early_exit):
         for j in range(b.shape[0]):
             s = min(s, (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny)
         if s > best:
-            best, bnx, bny, ref, edge = s, nx, ny, 0, k
+            best, bnx, bny = s, nx, ny
             if early_exit and s > tol:
-                return best, bnx, bny, ref, edge
+                return best, bnx, bny
     for k in range(b.shape[0]):
         mx, my = outward_normal(b, orient_b, k)
         qx = b[k, 0] - ox
@@ -62,10 +60,10 @@ def sat_kernel(a, orient_a, b, orient_b, tol, early_exit):
         for i in range(a.shape[0]):
             s = min(s, (a[i, 0] - ox - qx) * mx + (a[i, 1] - oy - qy) * my)
         if s > best:
-            best, bnx, bny, ref, edge = s, -mx, -my, 1, k
+            best, bnx, bny = s, -mx, -my
             if early_exit and s > tol:
-                return best, bnx, bny, ref, edge
-    return best, bnx, bny, ref, edge
+                return best, bnx, bny
+    return best, bnx, bny
 
 
 class SatResult(NamedTuple):
@@ -115,6 +113,5 @@ def sat(a, b):
         if not is_convex(poly):
             raise ValueError(f'sat needs convex polygons: {name} is not convex')
     tol = length_tolerance(max(polygon_scale(a), polygon_scale(b)))
-    s, nx, ny, _, _ = sat_kernel(a, polygon_orientation(a), b, polygon_orientation(b), tol,
-                                 False)
+    s, nx, ny = sat_kernel(a, polygon_orientation(a), b, polygon_orientation(b), tol, False)
     return SatResult(bool(s > tol), np.array([nx, ny]), float(-s if s > tol else max(0.0, -s)))
