@@ -45,8 +45,17 @@ def test_polygon_distance_named_cases():
     d, pa, pb = polygon_distance(sq, sq + [2.0, 0.0])
     assert d == 1.0 and pa[0] == 1.0 and pb[0] == 2.0
     assert polygon_distance(sq, sq + [2.0, 2.0])[0] == pytest.approx(np.sqrt(2.0))
-    assert polygon_distance(sq * 4 - 1, sq)[0] == 0.0
+    d, pa, pb = polygon_distance(sq * 4 - 1, sq)
+    assert d == 0.0 and pa.shape == pb.shape == (2,) and np.isnan([pa, pb]).all()
     cup = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [2.0, 3.0], [2.0, 1.0], [1.0, 1.0],
                     [1.0, 3.0], [0.0, 3.0]])
     d, pa, pb = polygon_distance(cup, sq * 0.5 + [1.2, 1.5])
     assert d == pytest.approx(0.2) and pa[0] == 1.0 and pb[0] == pytest.approx(1.2)
+
+
+def test_bad_polygons_are_named():
+    sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    with pytest.raises(ValueError, match='^a'):
+        polygon_distance([[0.0, 0.0], [1.0, 0.0]], sq)
+    with pytest.raises(ValueError, match='^b'):
+        polygon_distance(sq, [[0.0, np.nan], [1.0, 0.0], [0.0, 1.0]])

@@ -31,27 +31,25 @@ from ..constants import jit
 @jit
 def polygon_distance_kernel(a, b):
     """Least distance between the boundaries of polygons a and b (n, 2) and (m, 2), with the
-    closest points: ``(d, ax, ay, bx, by)``.  The caller decides intersection first."""
+    closest points: ``(d, ax, ay, bx, by)``.  The caller decides intersection first.
+
+    Two segments that do not cross are closest at an end of one of them, and every end of an
+    edge is a vertex: each vertex of a against each edge of b, then each vertex of b against
+    each edge of a, covers every pair of edges."""
     best = math.inf
     ax = ay = bx = by = 0.0
-    n = a.shape[0]
-    m = b.shape[0]
-    for i in range(n):
-        p0x, p0y = a[i, 0], a[i, 1]
-        p1x, p1y = a[(i + 1) % n, 0], a[(i + 1) % n, 1]
-        for j in range(m):
-            q0x, q0y = b[j, 0], b[j, 1]
-            q1x, q1y = b[(j + 1) % m, 0], b[(j + 1) % m, 1]
-            for k in range(4):  # each end of one edge against the other edge
-                if k < 2:
-                    px, py = (p0x, p0y) if k == 0 else (p1x, p1y)
-                    qx, qy, _ = closest_on_segment(q0x, q0y, q1x, q1y, px, py)
-                else:
-                    qx, qy = (q0x, q0y) if k == 2 else (q1x, q1y)
-                    px, py, _ = closest_on_segment(p0x, p0y, p1x, p1y, qx, qy)
+    for p, q, flip in ((a, b, False), (b, a, True)):
+        n = p.shape[0]
+        m = q.shape[0]
+        for i in range(n):
+            px, py = p[i, 0], p[i, 1]
+            for j in range(m):
+                k = (j + 1) % m
+                qx, qy, _ = closest_on_segment(q[j, 0], q[j, 1], q[k, 0], q[k, 1], px, py)
                 d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
                 if d2 < best:
-                    best, ax, ay, bx, by = d2, px, py, qx, qy
+                    best = d2
+                    ax, ay, bx, by = (qx, qy, px, py) if flip else (px, py, qx, qy)
     return math.sqrt(best), ax, ay, bx, by
 
 
