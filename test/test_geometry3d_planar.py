@@ -28,11 +28,17 @@ from shapes import to_shapely
 points2 = st.lists(st.tuples(st.floats(-3, 3), st.floats(-3, 3)), min_size=3, max_size=30)
 
 
-# hull2 and clip_convex compiled again with bounds checks, so that a write past the buffer
-# sizes their docstrings promise raises IndexError here (the library's build would corrupt the
-# heap instead, and the process abort later at some unrelated free)
-hull2_checked = numba.njit(boundscheck=True)(hull2.py_func)
-clip_checked = numba.njit(boundscheck=True)(clip_convex.py_func)
+def bounds_checked(kernel):
+    """`kernel` compiled again with bounds checks, so that a write past the buffer sizes its
+    docstring promises raises IndexError here (the library's build would corrupt the heap
+    instead, and the process abort later at some unrelated free); with the JIT off (numba's
+    NUMBA_DISABLE_JIT) the plain function, whose numpy indexing raises past the end already."""
+    py_func = getattr(kernel, 'py_func', None)
+    return kernel if py_func is None else numba.njit(boundscheck=True)(py_func)
+
+
+hull2_checked = bounds_checked(hull2)
+clip_checked = bounds_checked(clip_convex)
 
 ROUNDING = [0.0, 1e-300, -1e-300, 1e-16, -1e-16, 4e-16, -4e-16]
 nearly_collinear = st.builds(
