@@ -193,3 +193,12 @@ def test_far_from_origin_and_tiny(offset, size):
     assert polygons_intersect(a, touching)
     assert not polygons_intersect(a, apart)
     assert contact(a, apart) is None
+
+
+def test_every_contact_kind_has_a_code_of_its_own():
+    """Two kinds sharing a code would make one an alias of the other (an `IntEnum`): a
+    vertex-edge contact would read back as NONE."""
+    names = ['NONE', 'VERTEX_EDGE', 'EDGE_EDGE', 'MULTIPLE_VERTEX_EDGE', 'MULTIPLE_EDGE_EDGE',
+             'CROSSING', 'CONTAINMENT']
+    assert [kind.name for kind in ContactKind] == names
+    assert [ContactKind(int(kind)).name for kind in ContactKind] == names
