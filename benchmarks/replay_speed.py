@@ -15,12 +15,27 @@
 `collision_monitor_replay`'s code, as bag seconds per second of wall time."""
 
 import math
+import os
 import pathlib
 import shutil
+import struct
+import subprocess
+import sys
 import tempfile
 import time
 
 import numpy as np
+
+
+def pose_array_cdr(stamp_ns, frame_id, rows):
+    """CDR of a geometry_msgs/PoseArray (little endian) of (n, 7) rows x, y, z, qx, qy, qz,
+    qw: the bytes rclpy's serialize_message writes, built without a Python object a pose."""
+    frame = frame_id.encode() + b'\0'
+    head = struct.pack('<iII', stamp_ns // 10**9, stamp_ns % 10**9, len(frame)) + frame
+    head += b'\0' * (-len(head) % 4) + struct.pack('<I', len(rows))
+    if len(rows):  # the first double 8-aligned
+        head += b'\0' * (-len(head) % 8)
+    return b'\x00\x01\x00\x00' + head + np.ascontiguousarray(rows, '<f8').tobytes()
 
 
 def write_fleet_bag(directory, n_bodies=100, rate=50.0, seconds=60.0, spacing=10.0, seed=0,
@@ -28,8 +43,6 @@ def write_fleet_bag(directory, n_bodies=100, rate=50.0, seconds=60.0, spacing=10
     """A bag of `n_bodies` 0.6 m x 0.4 m robots driving straight at up to 1 m/s, bouncing
     in a square of side ``sqrt(n) * spacing`` m, and its parameter file (markers at
     `marker_rate` Hz); return both paths."""
-    from geometry_msgs.msg import Pose, PoseArray
-    from rclpy.serialization import serialize_message
     from rosbags.rosbag2 import StoragePlugin, Writer
     from rosbags.typesys import get_typestore, Stores
     directory = pathlib.Path(directory)
@@ -45,9 +58,9 @@ def write_fleet_bag(directory, n_bodies=100, rate=50.0, seconds=60.0, spacing=10
     rng = np.random.default_rng(seed)
     side = math.sqrt(n_bodies) * spacing
     start, velocity = rng.uniform(0, side, (n_bodies, 2)), rng.uniform(-1, 1, (n_bodies, 2))
-    msg = PoseArray()
-    msg.header.frame_id = 'map'
-    msg.poses = [Pose() for _ in range(n_bodies)]
+    heading = np.arctan2(velocity[:, 1], velocity[:, 0])
+    rows = np.zeros((n_bodies, 7))
+    rows[:, 5], rows[:, 6] = np.sin(heading / 2), np.cos(heading / 2)
     bag = directory / 'fleet'
     with Writer(bag, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
         conn = writer.add_connection('/fleet/poses', 'geometry_msgs/msg/PoseArray',
@@ -55,23 +68,38 @@ def write_fleet_bag(directory, n_bodies=100, rate=50.0, seconds=60.0, spacing=10
         t0 = 1_700_000_000 * 10**9
         for k in range(int(seconds * rate)):
             t = k / rate
-            xy = np.abs(np.mod(start + velocity * t, 2 * side) - side)  # bouncing
-            heading = np.arctan2(velocity[:, 1], velocity[:, 0])
+            rows[:, :2] = np.abs(np.mod(start + velocity * t, 2 * side) - side)  # bouncing
             ns = t0 + round(t * 1e9)
-            msg.header.stamp.sec, msg.header.stamp.nanosec = ns // 10**9, ns % 10**9
-            for p, (x, y), yaw in zip(msg.poses, xy.tolist(), heading.tolist()):
-                p.position.x, p.position.y = x, y
-                p.orientation.z, p.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
-            writer.write(conn, ns, serialize_message(msg))
+            data = pose_array_cdr(ns, 'map', rows)
+            if k == 0:
+                _check(data, ns, rows)
+            writer.write(conn, ns, data)
     return bag, params
 
 
-def run(n_bodies=100, rate=50.0, seconds=300.0):
-    """``(start-up seconds, rows)``.  The start-up is the whole call on a 1 s bag, the first
-    in the process (numba loading the cached kernels, rosbags' type store, matplotlib's
-    import and the report): what a command pays once.  Rows ``(bag seconds, marker rate in Hz
-    or None for no markers, wall seconds, pairs reported)`` follow, each a whole call:
-    without markers, with them at the default 10 Hz, and at every tick."""
+def _check(data, stamp_ns, rows):
+    """`pose_array_cdr`'s bytes read by rclpy hold the stamp and rows they were made of."""
+    from geometry_msgs.msg import PoseArray
+    from rclpy.serialization import deserialize_message
+    msg = deserialize_message(data, PoseArray)
+    read = [(p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y,
+             p.orientation.z, p.orientation.w) for p in msg.poses]
+    stamp = msg.header.stamp.sec * 10**9 + msg.header.stamp.nanosec
+    if stamp != stamp_ns or msg.header.frame_id != 'map' or not np.array_equal(read, rows):
+        raise AssertionError('pose_array_cdr does not write what rclpy reads')
+
+
+def run(n_bodies=100, rate=50.0, seconds=300.0, command_seconds=3600.0):
+    """``(start-up seconds, rows, command)``.
+
+    The start-up is the whole call on a 1 s bag, the first in the process (numba loading the
+    cached kernels, rosbags' type store, matplotlib's import and the report): what a command
+    pays once.  Rows ``(bag seconds, marker rate in Hz or None for no markers, wall seconds,
+    pairs reported)`` follow, each a whole call: without markers, with them at the default
+    10 Hz, and at every tick.  `command` is ``(bag seconds, wall seconds)`` of the
+    ``collision_monitor_replay`` command as a user runs it, a fresh process from interpreter
+    start to exit, on a `command_seconds` bag with the default markers.
+    """
     from collision_monitor.tools.replay import replay
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,4 +114,13 @@ def run(n_bodies=100, rate=50.0, seconds=300.0):
                             progress=False, log=lambda _: None)
             rows.append((length, marker_rate, time.perf_counter() - t, len(result.pairs)))
             shutil.rmtree(work / 'out')  # with markers at 50 Hz, 0.5 GB
-    return rows[0][2], rows[1:]
+        work = pathlib.Path(tmp) / 'command'
+        work.mkdir()
+        bag, params = write_fleet_bag(work, n_bodies, rate, command_seconds)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, '-m', 'collision_monitor.tools.replay', str(bag),
+                        '--params-file', str(params), '--output', str(work / 'out')],
+                       check=True, env=os.environ, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        command = (command_seconds, time.perf_counter() - t)
+    return rows[0][2], rows[1:], command
