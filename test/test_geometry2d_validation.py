@@ -121,3 +121,16 @@ def test_points_and_polygons_are_checked_and_named():
         as_polygon([[0, 0], [1, 0], [0, np.inf]])
     assert as_polygon([[0, 0], [1, 0], [0, 0]]).shape == (3, 2)
     assert as_polygon([[0, 0], [1, 0], [0, 1], [0, 0]]).shape == (3, 2)
+
+
+@given(st.lists(st.tuples(*[st.one_of(st.floats(-1e6, 1e6), st.sampled_from(
+    [np.nan, np.inf, -np.inf, -0.0]))] * 3), max_size=8))
+def test_rows_finite_extent_is_numpys_check_and_extent(rows):
+    """One pass over (k, 3) pose rows: all three columns finite, and the largest |x| or |y|
+    (compared when finite) as numpy computes them."""
+    from collision_monitor.kernels.geometry2d.validation import rows_finite_extent
+    rows = np.array(rows, dtype=float).reshape(-1, 3)
+    finite, extent = rows_finite_extent(rows)
+    assert finite == bool(np.isfinite(rows).all())
+    if finite:
+        assert extent == np.abs(rows[:, :2]).max(initial=0.0)
