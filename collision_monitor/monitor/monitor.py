@@ -123,6 +123,7 @@ class Monitor:
         self.world.threads = config.engine_threads
         self.has_footprint = np.zeros(n, np.bool_)
         self.static = np.array([b.static for b in config.bodies], dtype=np.bool_)
+        self._every_body = np.arange(len(config.bodies), dtype=np.intp)
         for k, body in enumerate(config.bodies):
             footprint = body.footprint if body.footprint is not None else _PLACEHOLDER
             self.world.add_body(body.name, footprint, static=body.static,
@@ -313,16 +314,19 @@ class Monitor:
         self._last_now = now
         estimate_motion(self.history, now, cfg.history_window, cfg.pose_timeout, self._fresh,
                         self._motion)
-        for b in np.nonzero(self._fresh & ~self.static & ~self._plausible())[0].tolist():
+        moving = self._fresh & ~self.static
+        for b in np.flatnonzero(moving & ~self._plausible()).tolist():
             # a pose jump or a bad twist: this body leaves the tick until fresh poses rebuild
             # its history, every other body goes on
             report.refused.append((b, self.refuse(b, IMPLAUSIBLE_MOTION)))
             self.history.clear(b)
             self._fresh[b] = False
-        moving = np.nonzero(self._fresh & ~self.static)[0]
-        if moving.size:
+            moving[b] = False
+        if moving.all():  # the usual tick: every row as it is, no copies
+            self.world.set_motion(self._poses, self._twists, self._accels, self._every_body)
+        elif moving.any():
             self.world.set_motion(self._poses[moving], self._twists[moving],
-                                  self._accels[moving], moving)
+                                  self._accels[moving], np.flatnonzero(moving))
         active = (self._fresh | self.static) & self.has_footprint & self.enabled
         self.world.set_active(None, active)
         report.active = active
