@@ -202,3 +202,34 @@ def test_every_contact_kind_has_a_code_of_its_own():
              'CROSSING', 'CONTAINMENT']
     assert [kind.name for kind in ContactKind] == names
     assert [ContactKind(int(kind)).name for kind in ContactKind] == names
+
+
+def tutorial_pb(c, p, poly):
+    """[tutorial]'s p_B with shapely: of the edges of `poly` that the segment from the centroid
+    c to p crosses, the one crossed nearest to p; with none (c inside too) the edge nearest
+    to p.  Returns (edge, closest point of that edge to p)."""
+    edges = [shapely.LineString([poly[k], poly[(k + 1) % len(poly)]]) for k in range(len(poly))]
+    ray, point = shapely.LineString([c, p]), Point(p)
+    crossed = [k for k, e in enumerate(edges) if ray.intersects(e)]
+    if crossed:
+        edge = min(crossed, key=lambda k: point.distance(ray.intersection(edges[k])))
+    else:
+        edge = min(range(len(edges)), key=lambda k: point.distance(edges[k]))
+    q = edges[edge].interpolate(edges[edge].project(point))
+    return edge, [q.x, q.y]
+
+
+@pytest.mark.parametrize('a', [
+    [[-3.0, 0.95], [1.8, 1.0], [-3.0, 1.05]],      # centroid outside: the crossed left edge
+    [[0.9, 1.85], [1.1, 1.85], [1.0, 1.95]],       # centroid inside: the nearest (top) edge
+    [[0.4, 0.1], [0.6, 0.1], [0.5, 0.3]],          # inside, nearest the bottom edge
+], ids=['crossed', 'inside-top', 'inside-bottom'])
+def test_p_b_is_on_the_edge_the_tutorial_names(a):
+    """Each penetrating vertex of a: p_B and its edge as `tutorial_pb` finds them, not simply
+    the edge nearest to the vertex when the centroid's ray crosses another."""
+    a = np.array(a)
+    c = contact(a, SQUARE)
+    centroid = to_shapely(a).centroid
+    want = [tutorial_pb((centroid.x, centroid.y), a[v], SQUARE) for v in c.a_in_b]
+    assert len(want) >= 1 and c.p_b_edge.tolist() == [edge for edge, _ in want]
+    np.testing.assert_allclose(c.p_b, [q for _, q in want], atol=1e-12)
