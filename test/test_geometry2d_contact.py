@@ -223,7 +223,9 @@ def tutorial_pb(c, p, poly):
     [[-3.0, 0.95], [1.8, 1.0], [-3.0, 1.05]],      # centroid outside: the crossed left edge
     [[0.9, 1.85], [1.1, 1.85], [1.0, 1.95]],       # centroid inside: the nearest (top) edge
     [[0.4, 0.1], [0.6, 0.1], [0.5, 0.3]],          # inside, nearest the bottom edge
-], ids=['crossed', 'inside-top', 'inside-bottom'])
+    [[1.5, -3.0], [1.8, 1.0], [1.6, -3.5]],        # the crossed edge is edge 0
+    [[-6.0, 1.85], [1.8, 1.9], [-6.0, 1.95]],      # crossed far from the centroid's height
+], ids=['crossed', 'inside-top', 'inside-bottom', 'crossed-edge-0', 'crossed-high'])
 def test_p_b_is_on_the_edge_the_tutorial_names(a):
     """Each penetrating vertex of a: p_B and its edge as `tutorial_pb` finds them, not simply
     the edge nearest to the vertex when the centroid's ray crosses another."""
