@@ -235,3 +235,29 @@ def test_p_b_is_on_the_edge_the_tutorial_names(a):
     want = [tutorial_pb((centroid.x, centroid.y), a[v], SQUARE) for v in c.a_in_b]
     assert len(want) >= 1 and c.p_b_edge.tolist() == [edge for edge, _ in want]
     np.testing.assert_allclose(c.p_b, [q for _, q in want], atol=1e-12)
+
+
+def test_a_concave_pairs_depth_is_its_deepest_vertex_behind_its_p_b_edge():
+    """Concave pairs: the depth is the largest distance of a penetrating vertex behind the
+    line of its p_B edge (the tutorial's rule, with shapely), and the normal is that edge's."""
+    notch = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [2.0, 3.0], [2.0, 1.0], [1.0, 1.0],
+                      [1.0, 3.0], [0.0, 3.0]])
+    for b in (SQUARE * 0.5 + [1.2, 2.6], SQUARE * 0.4 + [2.7, 0.7], SQUARE + [-1.4, 1.5]):
+        c = contact(notch, b)
+        assert c is not None and len(c.p_a) >= 1
+        deepest = -1.0
+        for vertex, body in zip(c.p_a, c.p_a_body):
+            own, other = (notch, b) if body == 0 else (b, notch)
+            centroid = to_shapely(own).centroid
+            edge, _ = tutorial_pb((centroid.x, centroid.y), vertex, other)
+            e0, e1 = other[edge], other[(edge + 1) % len(other)]
+            line = shapely.LineString([e0 - 100 * (e1 - e0), e1 + 100 * (e1 - e0)])
+            if line.distance(Point(vertex)) > deepest:
+                deepest = line.distance(Point(vertex))
+                sign = 1.0 if body == 0 else -1.0  # the normal points from a to b
+                outward = np.array([e1[1] - e0[1], e0[0] - e1[0]]) / np.linalg.norm(e1 - e0)
+                if not to_shapely(other).exterior.is_ccw:
+                    outward = -outward
+                normal = -sign * outward
+        assert c.depth == pytest.approx(deepest, abs=1e-12)
+        np.testing.assert_allclose(c.normal, normal, atol=1e-12)

@@ -160,7 +160,8 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     j = k + 1 if k + 1 < n else 0
     ax, ay, bx, by = poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1]
     qx, qy, _ = closest_on_segment(ax, ay, bx, by, px, py)
-    depth = max(0.0, -orient * cross(bx - ax, by - ay, px - ax, py - ay)
+    # inside is left of a CCW polygon's edges (orient +1), right of a CW one's
+    depth = max(0.0, orient * cross(bx - ax, by - ay, px - ax, py - ay)
                 / norm(bx - ax, by - ay))
     return k, qx, qy, depth
 
