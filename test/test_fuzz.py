@@ -19,7 +19,7 @@ bodies' contacts and warnings are bit-identical with and without the garbage tra
 
 import math
 
-from hypothesis import given, HealthCheck, settings, strategies as st
+from hypothesis import example, given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 
@@ -182,6 +182,8 @@ coords = st.floats(allow_nan=True, allow_infinity=True, width=64)
 
 
 @given(st.lists(st.tuples(coords, coords), max_size=12))
+@example([(-4.463006409493917e+169, 4.02798689923048e+138), (1.268462713566686e+156, 0.0),
+          (0.0, 0.0)])  # once overflowed the bounding radius squared
 def test_engine_registration_refuses_with_value_error(points):
     world = CollisionWorld()
     try:

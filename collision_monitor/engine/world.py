@@ -154,6 +154,9 @@ class _Body:
     def __init__(self, name, footprint, static):
         self.name = name
         self.offsets = validate_footprint(footprint, f'footprint of body {name!r}')
+        if np.abs(self.offsets).max() > MAX_COORDINATE:
+            raise ValueError(f'footprint of body {name!r}: vertices beyond +-{MAX_COORDINATE:g} '
+                             f'm of the body origin are not supported')
         self.orient = polygon_orientation(self.offsets)
         self.convex = is_convex(self.offsets)
         self.centroid = np.array(centroid(self.offsets))
@@ -220,9 +223,10 @@ class CollisionWorld:
         """Register a body and return its index.
 
         Raises ValueError when the name is taken, the footprint is not a simple polygon
-        (self-crossing, fewer than 3 distinct vertices, zero area, non-finite) or the pose is
-        not a finite ``(x, y, yaw)`` within `constants.MAX_COORDINATE`, naming the body and the
-        defect; nothing is registered then.
+        (self-crossing, fewer than 3 distinct vertices, zero area, non-finite, a vertex beyond
+        `constants.MAX_COORDINATE` of the body origin) or the pose is not a finite
+        ``(x, y, yaw)`` within `constants.MAX_COORDINATE`, naming the body and the defect;
+        nothing is registered then.
         """
         if not isinstance(name, str) or not name:
             raise ValueError(f'body names are non-empty strings, got {name!r}')
