@@ -141,6 +141,7 @@ def test_footprint_update_and_refusal():
     feed(m, 0.0, {'a': (0.0, 0.0, 0.0)})
     assert m.tick(0.0).contacts == []  # no footprint yet: not monitored
     assert 'crosses itself' in m.footprint(0, [[0, 0], [1, 1], [1, 0], [0, 1]])
+    assert 'beyond' in m.footprint(0, [[0, 0], [1e20, 0], [0, 1]])  # refused, not raised
     assert m.footprint(0, [[-1.1, -0.5], [1.1, -0.5], [1.1, 0.5], [-1.1, 0.5]]) is None
     feed(m, 0.02, {'a': (0.0, 0.0, 0.0)})
     assert len(m.tick(0.02).contacts) == 1

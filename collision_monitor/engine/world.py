@@ -154,9 +154,6 @@ class _Body:
     def __init__(self, name, footprint, static):
         self.name = name
         self.offsets = validate_footprint(footprint, f'footprint of body {name!r}')
-        if np.abs(self.offsets).max() > MAX_COORDINATE:
-            raise ValueError(f'footprint of body {name!r}: vertices beyond +-{MAX_COORDINATE:g} '
-                             f'm of the body origin are not supported')
         self.orient = polygon_orientation(self.offsets)
         self.convex = is_convex(self.offsets)
         self.centroid = np.array(centroid(self.offsets))

@@ -20,7 +20,7 @@ import numpy as np
 
 from .primitives import (cross, length_tolerance, polygon_scale, segment_intersection,
                          signed_area)
-from ..constants import FLOAT, jit
+from ..constants import FLOAT, jit, MAX_COORDINATE
 
 
 def as_points(points, name='points'):
@@ -138,10 +138,13 @@ def validate_footprint(polygon, name='footprint'):
     """Return a valid simple polygon as (n, 2) float64, or raise ValueError naming the defect.
 
     Accepts CW or CCW, convex or concave, closed (last vertex repeating the first) or open.
-    Rejects non-finite coordinates, fewer than 3 distinct vertices, zero-length edges, zero
-    area and self-crossing (including edges that fold back on their neighbour).
+    Rejects non-finite coordinates, coordinates beyond `constants.MAX_COORDINATE`, fewer than
+    3 distinct vertices, zero-length edges, zero area and self-crossing (including edges that
+    fold back on their neighbour).
     """
     poly = as_polygon(polygon, name)
+    if np.abs(poly).max() > MAX_COORDINATE:
+        raise ValueError(f'{name}: vertices beyond +-{MAX_COORDINATE:g} m are not supported')
     code, i, j = footprint_defect(poly)
     if code:
         raise ValueError(f'{name} is not a simple polygon: ' + _DEFECTS[code].format(i=i, j=j))
