@@ -22,7 +22,6 @@ from geometry_msgs.msg import (Point32, PolygonStamped, Pose, PoseArray, PoseSta
 from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from nav_msgs.msg import Odometry
-import numpy as np
 import pytest
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import SetParameters
@@ -246,13 +245,14 @@ def test_gate_scales_and_stops(harness):
     samples = [(t - start, m.linear.x) for t, m in out]
     early = [v for t, v in samples if 0.3 < t < 0.8]   # pushing in, TTC 1.35 .. 1.1 s
     late = [v for t, v in samples if 2.3 < t < 3.1]    # pushing in, TTC < 0.35 s: stopped
-    away = [v for t, v in samples if 3.6 < t < 4.4]    # in contact, backing off: passes
+    away = [v for t, v in samples if 3.4 < t < 3.95]   # in contact, backing off: passes
     # the wiring, by receipt time: the scale itself is checked exactly in test_monitor.py.  On
     # a loaded host a sample can arrive late, and a stall of this test's publisher makes the
-    # poses stale, which stops the robot (fail-safe 0)
-    assert early and all(0.0 <= v < 0.95 for v in early) and max(early) > 0.4
-    assert late and max(late) == 0.0
-    assert away and np.median(away) == -2.0
+    # poses stale, which stops the robot (fail-safe 0) until fresh poses arrive.  From t = 4
+    # the centres have crossed, and backing off pushes into b
+    assert early and all(0.0 <= v < 0.95 for v in early) and max(early) > 0.4, h.log()
+    assert late and max(late) == 0.0, h.log()
+    assert away and away.count(-2.0) >= len(away) / 2, (samples, h.log())
 
 
 def test_enable_service_and_runtime_parameters(harness):
