@@ -35,6 +35,7 @@ import time
 
 import numpy as np
 
+from collision_monitor.ros.node import make_executor
 from collision_monitor.tools.launcher import (confine_dds, node_environment, start_node,
                                               stop_node)
 
@@ -63,8 +64,11 @@ def echo(domain):
         QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                    durability=DurabilityPolicy.TRANSIENT_LOCAL))
     ready.publish(DiagnosticArray())
+    executor = make_executor()  # the node's executor, spun as the node spins it
+    executor.add_node(node)
     try:
-        rclpy.spin(node)
+        while rclpy.ok():
+            executor.spin_once(timeout_sec=0.1)
     except (KeyboardInterrupt, rclpy.executors.ExternalShutdownException):
         pass
 

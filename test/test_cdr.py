@@ -145,7 +145,7 @@ def test_a_ticks_markers_show_the_world():
                  int(np.flatnonzero(np.array(world.names) == b)[0]), p)
                 for a, b, p in predictions if (a, b) == ('b', 'c')]
     assert len(contacts) == 1 and warnings
-    report = TickReport(stamp=0.0, contacts=[(0, 1, contacts[0], 0.0)], warnings=warnings,
+    report = TickReport(stamp=0.0, contacts=contacts, warnings=warnings,
                         active=world.active)
     stamp = 1_795_444_844_902_828_378
     data = OutputWriter(TimeBase(0)).markers(report, world, world.names, stamp, 'odom')

@@ -81,7 +81,9 @@ def play(monitor, events):
             r = monitor.tick(e[1])
             out.append((
                 tuple((i, j, c.kind, c.depth, tuple(c.normal), c.points.tobytes(), began)
-                      for i, j, c, began in r.contacts),
+                      for (i, j), (_, _, c), began in zip(r.contacts.pairs.tolist(),
+                                                          r.contacts,
+                                                          r.contacts.began.tolist())),
                 tuple((i, j, w.time, w.vertex_of, w.vertex, w.edge, w.point.tobytes())
                       for i, j, w in r.warnings),
                 tuple(r.stale)))

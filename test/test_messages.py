@@ -82,12 +82,13 @@ def test_contacts_and_warnings_read_back_exactly(origin):
     world.add_body('b', square, pose=(x + 0.7, y + 0.2, -0.2))
     world.add_body('c', square, pose=(x + 3.0, y, 0.0))
     world.set_twists([[-1.0, 0.1, 0.2]], ['c'])
-    contacts, predictions = world.step(3.0)
+    began = 123.456789123  # the first stamped tick: a contact begins at its stamp
+    contacts, predictions = world.step(3.0, stamp=began)
     epoch = 1_795_444_844_902_828_378
     time = TimeBase(epoch)
     out = OutputWriter(time)
-    began = 123.456789123
-    report = TickReport(stamp=0.0, contacts=[(0, 1, contacts[0], began)],
+    assert len(contacts) == 1 and contacts.began[0] == began
+    report = TickReport(stamp=0.0, contacts=contacts,
                         warnings=[(1, 2, p) for _, _, p in predictions if p.time > 0][:1])
     assert report.warnings
     (got,) = read_contacts(deserialize_message(out.contacts(report, world.names, epoch, 'map'),

@@ -478,3 +478,24 @@ def test_look_back_interpolates_when_the_contact_began():
     world.set_poses([[1.3, 0.0, 0.0], [1.7, 0.2, 0.0]])
     assert world.detect(stamp=11.3).began.tolist() == pytest.approx([11.0])  # carried
     assert np.isnan(world.detect().began).all()
+
+
+def test_contacts_taken_by_rows_are_those_contacts():
+    """`Contacts.take` keeps each chosen contact whole (its features and time), in the order
+    asked, whatever the feature counts of the contacts around it."""
+    w = CollisionWorld()
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    for k, (x, yaw) in enumerate([(0.0, 0.0), (0.8, 0.4), (1.7, 0.0), (2.5, 0.7), (3.3, 0.1)]):
+        w.add_body(f'b{k}', square, pose=(x, 0.1 * k, yaw))
+    contacts = w.detect(stamp=1.5)
+    assert len(contacts) == 4
+    rows = [3, 1, 1]
+    taken = contacts.take(rows)
+    assert len(taken) == 3 and taken.name_pairs() == [contacts.name_pairs()[r] for r in rows]
+    for k, r in enumerate(rows):
+        got, want = taken[k], contacts[r]
+        assert got.kind == want.kind and got.depth == want.depth
+        assert taken.began[k] == contacts.began[r]
+        for name in ('normal', 'points', 'a_in_b', 'b_in_a', 'p_a', 'p_b', 'intersections'):
+            assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert len(contacts.take([])) == 0

@@ -45,6 +45,9 @@ class Contacts:
         Body indices (i < j) of each contacting pair; body a of the Contact is ``pairs[c, 0]``.
     kind : (k,) int8, normal : (k, 2) float64, depth : (k,) float64
         Per contact, as in `Contact`.
+    points : (F, 2) float64, point_start : (k + 1,) intp
+        The points of contact c (`Contact.points`) are rows
+        ``points[point_start[c]:point_start[c + 1]]``.
     began : (k,) float64
         When each contact began (the time base of the stamps given to `CollisionWorld.detect`):
         carried over while the contact lasts; for a new contact, interpolated from the state
@@ -62,18 +65,38 @@ class Contacts:
         self.normal = rows.normal
         self.depth = rows.depth
         self.began = began
-        self._fstart = rows.fstart
+        self.points = features.xy
+        self.point_start = rows.fstart
         self._features = features
+
+    @classmethod
+    def none(cls, names=()):
+        """No contact (shared read-only empty arrays)."""
+        return cls(tuple(names), _NO_CONTACTS, _NO_FEATURES, _NO_CONTACTS.depth)
 
     def __len__(self):
         return self.pairs.shape[0]
 
     def __getitem__(self, c):
         """Return the `Contact` of the c-th pair."""
-        lo, hi = self._fstart[c], self._fstart[c + 1]
+        lo, hi = self.point_start[c], self.point_start[c + 1]
         fxy, fpb, fkind, fidx = (f[lo:hi] for f in self._features)
         return Contact(self.kind[c], self.normal[c, 0], self.normal[c, 1], self.depth[c], fxy,
                        fpb, fkind, fidx)
+
+    def take(self, rows):
+        """The contacts of `rows` (indices into these contacts, in that order) as `Contacts`."""
+        rows = np.asarray(rows, INDEX).reshape(-1)
+        lo, hi = self.point_start[rows], self.point_start[rows + 1]
+        start = np.zeros(rows.shape[0] + 1, INDEX)
+        np.cumsum(hi - lo, out=start[1:])
+        # feature row f of the result is row lo[c] + (f - start[c]) of these, c its contact
+        owner = np.repeat(np.arange(rows.shape[0]), hi - lo)
+        feature_rows = lo[owner] + np.arange(start[-1]) - start[owner]
+        return Contacts(self.names,
+                        ContactRows(self.pairs[rows], self.kind[rows], self.normal[rows],
+                                    self.depth[rows], start),
+                        Features(*(f[feature_rows] for f in self._features)), self.began[rows])
 
     def __iter__(self):
         """Yield ``(name_a, name_b, Contact)`` for every contacting pair."""
@@ -519,7 +542,7 @@ class CollisionWorld:
         if nc == 0:  # the common tick: shared empty read-only arrays, no copies
             if stamp is not None:
                 self._trace_back(float(stamp), _NO_CONTACTS.pairs, active)
-            return Contacts(self.names, _NO_CONTACTS, _NO_FEATURES, _NO_CONTACTS.depth)
+            return Contacts.none(self.names)
         pairs = rows.pairs[:nc].copy()
         began = np.full(nc, np.nan)
         if stamp is not None:

@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from .config import Config, pad_footprint, parse_footprint
-from ..engine.world import CollisionWorld
+from ..engine.world import CollisionWorld, Contacts
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
@@ -77,7 +77,7 @@ class TickReport:
     """What one tick found; body indices refer to `Monitor.names`."""
 
     stamp: float
-    contacts: list = field(default_factory=list)   # (i, j, Contact, began)
+    contacts: Contacts = field(default_factory=Contacts.none)  # the pairs not ignored
     warnings: list = field(default_factory=list)   # (i, j, FirstContact)
     stale: list = field(default_factory=list)      # body indices
     refused: list = field(default_factory=list)    # (body index, reason) refused this tick
@@ -144,7 +144,7 @@ class Monitor:
         self._last_now = -math.inf
         self._last_markers = -math.inf  # when the last tick that published markers ran
         self._last_state = None
-        self._last_touching = {}  # pair -> Contact at the last tick (the gate's input)
+        self._last_contacts = Contacts.none()  # the last tick's (the gate's input)
         self._last_active = np.zeros(n, np.bool_)  # who took part in the last tick
         self._ignored = self._ignored_pairs(config.ignore_pairs)
         self.sources = {s.name: np.array([self.index[b] for b in s.bodies], np.intp)
@@ -332,19 +332,19 @@ class Monitor:
         report.active = active
         report.stale = np.nonzero(self._seen & ~self._fresh & ~self.static)[0].tolist()
         contacts, predictions = self.world.step(cfg.horizon, stamp=now)
-        touching = {}
-        for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
-            if pair in self._ignored:
-                continue
-            touching[pair] = contacts[c]
-            report.contacts.append((*pair, touching[pair], float(contacts.began[c])))
+        if self._ignored:
+            pairs = map(tuple, contacts.pairs.tolist())
+            contacts = contacts.take([c for c, pair in enumerate(pairs)
+                                      if pair not in self._ignored])
+        report.contacts = contacts
+        touching = set(map(tuple, contacts.pairs.tolist()))
         predicted = {}
         for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
             if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
                 continue
             predicted[pair] = predictions[c]
         report.warnings = self._debounce(predicted, now)
-        self._last_touching = touching
+        self._last_contacts = contacts
         self._last_active = active
         state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
                  frozenset(report.stale))
@@ -403,8 +403,9 @@ class Monitor:
         x, y, yaw = self.world.poses[b]
         c, s = math.cos(yaw), math.sin(yaw)
         commanded = (c * vx - s * vy, s * vx + c * vy, wz)
-        for pair, contact in self._last_touching.items():
-            if b in pair and _pushes_in(self.world.poses, self._twists, pair, contact, b,
+        contacts = self._last_contacts
+        for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
+            if b in pair and _pushes_in(self.world.poses, self._twists, pair, contacts[c], b,
                                         commanded):
                 return 0.0
         self.world.set_twists([commanded], [b])

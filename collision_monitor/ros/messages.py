@@ -34,6 +34,7 @@ import numpy as np
 from visualization_msgs.msg import Marker
 
 from . import cdr
+from ..kernels.geometry2d.contact import ContactKind
 
 ERROR, WARN, STALE = (ord(level) for level in (DiagnosticStatus.ERROR, DiagnosticStatus.WARN,
                                                DiagnosticStatus.STALE))
@@ -148,9 +149,10 @@ def _fmt(values):
     return repr((np.ravel(values) + 0.0).tolist())
 
 
-def _points(values):
-    """(k, 2) points as a list of [x, y] lists, the numbers as in `_fmt`."""
-    return repr((np.reshape(values, (-1, 2)) + 0.0).tolist())
+def _texts(values):
+    """Each number of `values` (flattened) as `number_text` writes it, from one list's repr."""
+    flat = (np.ravel(values) + 0.0).tolist()
+    return repr(flat)[1:-1].split(', ') if flat else []
 
 
 def _status(level, name, message, values):
@@ -158,16 +160,33 @@ def _status(level, name, message, values):
                             values=[KeyValue(key=k, value=v) for k, v in values])
 
 
+_KIND_TEXT = {int(kind): kind.name.lower() for kind in ContactKind}
+
+
 def contact_statuses(report, names, time):
     """One ERROR status per contacting pair, as ``(level, name, message, values)``; `time`
-    is the `TimeBase` of the report's times."""
-    return [(ERROR, f'{names[i]}|{names[j]}', f'contact: {contact.kind.name.lower()}', [
-        ('classification', contact.kind.name.lower()),
-        ('depth', number_text(contact.depth)),
-        ('normal', _fmt(contact.normal)),
-        ('contact_points', _points(contact.points)),
-        ('began', time.text(began)),
-    ]) for i, j, contact, began in report.contacts]
+    is the `TimeBase` of the report's times.  The numbers of all contacts are turned into
+    text at once (one list's repr each): a status costs a few microseconds."""
+    contacts = report.contacts
+    if not len(contacts):
+        return []
+    depth = _texts(contacts.depth)
+    normal = _texts(contacts.normal)
+    points = (contacts.points + 0.0).tolist()
+    start = contacts.point_start.tolist()
+    statuses = []
+    for c, ((i, j), kind, began) in enumerate(zip(contacts.pairs.tolist(),
+                                                  contacts.kind.tolist(),
+                                                  contacts.began.tolist())):
+        kind = _KIND_TEXT[kind]
+        statuses.append((ERROR, f'{names[i]}|{names[j]}', f'contact: {kind}', [
+            ('classification', kind),
+            ('depth', depth[c]),
+            ('normal', f'[{normal[2 * c]}, {normal[2 * c + 1]}]'),
+            ('contact_points', repr(points[start[c]:start[c + 1]])),
+            ('began', time.text(began)),
+        ]))
+    return statuses
 
 
 def warning_statuses(report, names):
@@ -249,7 +268,8 @@ def read_warnings(msg):
 
 def state_statuses(report, names):
     """Pairs in contact (ERROR), warned (WARN) and stale bodies (STALE); none when all clear."""
-    return ([(ERROR, f'{names[i]}|{names[j]}', 'contact', []) for i, j, _, _ in report.contacts]
+    return ([(ERROR, f'{names[i]}|{names[j]}', 'contact', [])
+             for i, j in report.contacts.pairs.tolist()]
             + [(WARN, f'{names[i]}|{names[j]}', f'collision in {fc.time:.3f} s', [])
                for i, j, fc in report.warnings]
             + [(STALE, names[b], 'stale pose', []) for b in report.stale])
@@ -286,19 +306,21 @@ def marker_table(report, world, names):
     vertices, vstart = world.placed_vertices()
     state = np.zeros(len(names), np.intp)  # index of _STATE_COLORS
     state[[b for i, j, _ in report.warnings for b in (i, j)]] = 1
-    state[[b for i, j, _, _ in report.contacts for b in (i, j)]] = 2
+    contacts = report.contacts
+    state[contacts.pairs.ravel()] = 2
     strings = ['', *MARKER_NAMESPACES]
     rows = [_DELETEALL]
     points = [vertices]
     first = vertices.shape[0]
-    for mid, (_, _, contact, _) in enumerate(report.contacts):
-        origin = contact.points.mean(axis=0)
-        arrow = np.array([origin, origin + 0.3 * contact.normal])
-        end = first + len(contact.points)
+    for mid in range(len(contacts)):
+        at = contacts.points[contacts.point_start[mid]:contacts.point_start[mid + 1]]
+        origin = at.mean(axis=0)
+        arrow = np.array([origin, origin + 0.3 * contacts.normal[mid]])
+        end = first + len(at)
         rows += [_row('contact_points', mid, Marker.POINTS, 'contact', (0.08,) * 3, first, end),
                  _row('contact_normals', mid, Marker.ARROW, 'white', (0.03, 0.06, 0.08), end,
                       end + 2)]
-        points += [contact.points, arrow]
+        points += [at, arrow]
         first = end + 2
     ghosts, ghost_starts = world.vertices_ahead(
         [b for i, j, _ in report.warnings for b in (i, j)],

@@ -52,6 +52,9 @@ from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_r
                               runtime_update, source_names, SOURCE_PARAMETERS)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
+QUIET_PERIODS = 1.5
+"""With tick_on_source, the timer ticks only when no tick ran for this many periods."""
+
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.
 POSE_QOS = qos_profile_sensor_data
@@ -470,10 +473,12 @@ class CollisionMonitorNode(LifecycleNode):
 
     # ticks ---------------------------------------------------------------------------------
     def _on_timer(self):
-        # with tick_on_source, the timer only covers quiet sources (staleness, the gate)
+        # with tick_on_source, the timer only covers quiet sources (staleness, the gate): it
+        # ticks once no tick ran for QUIET_PERIODS periods, so that a source a little slower
+        # than tick_rate never meets a timer tick running when its message arrives
         period = 1.0 / self.monitor.config.tick_rate
         if (self.monitor.config.tick_on_source
-                and time.perf_counter() - self._last_tick < 0.5 * period):
+                and time.perf_counter() - self._last_tick < QUIET_PERIODS * period):
             return
         self._tick()
 
@@ -490,8 +495,9 @@ class CollisionMonitorNode(LifecycleNode):
             self.get_logger().warn('clock jumped backwards: pose histories reset')
         stamp_ns, frame_id = self.get_clock().now().nanoseconds, monitor.config.frame_id
         names, out = monitor.names, self._out
-        self._pub_contacts.publish(out.contacts(report, names, stamp_ns, frame_id))
+        # warnings first: what is about to happen is the message a robot can still act on
         self._pub_warnings.publish(out.warnings(report, names, stamp_ns, frame_id))
+        self._pub_contacts.publish(out.contacts(report, names, stamp_ns, frame_id))
         if report.state_changed:
             self._pub_state.publish(out.state(report, names, stamp_ns, frame_id))
         if self._pub_markers.get_subscription_count() > 0 and monitor.markers_due(now):
@@ -546,6 +552,19 @@ class CollisionMonitorNode(LifecycleNode):
             header=header, status=[health_status(f'{self.get_name()}: monitor', stats)]))
 
 
+def make_executor():
+    """rclpy's experimental EventsExecutor where this rclpy has it (the Jazzy wheels used here,
+    7.1.6, do), else SingleThreadedExecutor.  Its event queue and dispatch are C++, where
+    SingleThreadedExecutor rebuilds a wait set in Python on every wake-up: measured here, a
+    bulk message reached its callback 0.35 ms after publication at p50 (0.75 ms at p99)
+    instead of 0.65 (1.4)."""
+    try:
+        from rclpy.experimental import EventsExecutor
+    except ImportError:
+        return SingleThreadedExecutor()
+    return EventsExecutor()
+
+
 def main(args=None):
     """Run the node until SIGINT or SIGTERM; then zero the gate's output and exit cleanly.
     Return 1 (the process's exit code) when rcl cannot read the arguments or a parameter
@@ -567,7 +586,7 @@ def main(args=None):
     signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
     signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
     node = CollisionMonitorNode()
-    executor = SingleThreadedExecutor()
+    executor = make_executor()
     executor.add_node(node)
     try:
         # a bounded wait, so that the flag is seen even when no timer is armed (an

@@ -184,7 +184,7 @@ class Replay:
         names = self.monitor.names
         seen = set()
         apart = []
-        for i, j, _, began in report.contacts:
+        for (i, j), began in zip(report.contacts.pairs.tolist(), report.contacts.began.tolist()):
             record = self.pairs.setdefault((names[i], names[j]), PairRecord())
             if np.isnan(record.contact_start):
                 record.contact_start = began
