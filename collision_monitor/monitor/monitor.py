@@ -404,8 +404,8 @@ class Monitor:
         c, s = math.cos(yaw), math.sin(yaw)
         commanded = (c * vx - s * vy, s * vx + c * vy, wz)
         contacts = self._last_contacts
-        for c, pair in enumerate(map(tuple, contacts.pairs.tolist())):
-            if b in pair and _pushes_in(self.world.poses, self._twists, pair, contacts[c], b,
+        for k, pair in enumerate(map(tuple, contacts.pairs.tolist())):
+            if b in pair and _pushes_in(self.world.poses, self._twists, pair, contacts[k], b,
                                         commanded):
                 return 0.0
         self.world.set_twists([commanded], [b])
