@@ -57,7 +57,8 @@ TESTS_3D = $(subst $(eval) ,$(comma),$(sort $(wildcard test/test_geometry3d_*.py
 comma := ,
 MUTANT_TARGETS ?= \
 	collision_monitor/kernels/kinematics.py=test/test_kinematics.py,test/test_toi.py \
-	collision_monitor/kernels/motion.py=test/test_monitor.py,test/test_world.py \
+	collision_monitor/kernels/motion.py=test/test_motion.py,test/test_monitor.py,$\
+		test/test_world.py \
 	collision_monitor/kernels/broadphase.py=test/test_broadphase.py,test/test_world.py \
 	collision_monitor/kernels/polyroots.py=test/test_polyroots.py,test/test_toi.py \
 	collision_monitor/kernels/toi.py=test/test_toi.py \

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..kernels.constants import PREDICTORS
 from ..kernels.geometry2d.validation import validate_footprint
+from ..kernels.motion import HISTORY
 
 DURABILITIES = ('volatile', 'transient_local')
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
@@ -127,8 +128,8 @@ GLOBAL_PARAMETERS = (
     Param('pose_timeout', 0.5, 'A body whose last pose is older than this is stale, s.',
           (0.01, 3600.0), False, 's'),
     Param('history_window', 0.5,
-          'Pose history used to estimate velocity and acceleration, s.', (0.01, 10.0), False,
-          's'),
+          'Pose history used to estimate velocity and acceleration, s (the poses within it, '
+          f'at most the newest {HISTORY}).', (0.01, 10.0), False, 's'),
     Param('trigger_ticks', 2, 'Consecutive ticks a pair must be predicted before it is warned.',
           (1, 1000), False),
     Param('release_ticks', 5, 'Consecutive ticks without prediction before a warning clears.',

@@ -1,0 +1,113 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Pose histories and the motion fit, against motions written down by hand."""
+
+import math
+
+from hypothesis import given, strategies as st
+import numpy as np
+import pytest
+
+from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHistory,
+                                              push_pose)
+from collision_monitor.kernels.packed import Motion
+
+
+def wrapped(a):
+    """An angle in [-pi, pi), as a pose message's quaternion gives it."""
+    return math.atan2(math.sin(a), math.cos(a))
+
+
+def fitted(samples, now, window, max_age=1.0):
+    """Push (t, x, y, yaw) samples of body 1 of two; return (fresh, pose, twist, accel)."""
+    history = PoseHistory.empty(2)
+    for t, x, y, yaw in samples:
+        assert push_pose(history, 1, t, x, y, yaw)
+    motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
+    fresh = np.zeros(2, np.bool_)
+    estimate_motion(history, now, window, max_age, fresh, motion)
+    return fresh, motion.poses[1], motion.twists[1], motion.accels[1]
+
+
+@given(st.floats(-50, 50), st.floats(-2, 2), st.floats(-3, 3), st.floats(-math.pi, math.pi),
+       st.floats(-2, 2), st.floats(-3, 3), st.floats(0.0, 0.05))
+def test_a_constant_acceleration_motion_is_fitted_exactly(x0, v, a, yaw0, w, alpha, age):
+    """A quadratic in time is its own least-squares quadratic: at `now` (the last sample plus
+    `age`) the fit gives the motion's own pose, velocity and acceleration, in x, in y and in
+    a yaw that wraps around +-pi on the way (each sample's yaw given wrapped, as a quaternion
+    gives it)."""
+    times = np.arange(0.0, 0.2, 0.02)  # 50 Hz, ten samples in a 0.3 s window
+
+    def at(t):
+        return (x0 + (v + 0.5 * a * t) * t, -x0 + (a + 0.5 * v * t) * t,
+                yaw0 + (w + 0.5 * alpha * t) * t)
+    samples = [(t, *at(t)[:2], wrapped(at(t)[2])) for t in times]
+    now = times[-1] + age
+    fresh, pose, twist, accel = fitted(samples, now, window=0.3)
+    x, y, yaw = at(now)
+    assert fresh[1] and not fresh[0]
+    assert pose[:2] == pytest.approx([x, y], abs=1e-9)
+    assert abs(wrapped(pose[2] - yaw)) < 1e-9
+    assert twist == pytest.approx([v + a * now, a + v * now, w + alpha * now], abs=1e-7)
+    assert accel == pytest.approx([a, v, alpha], abs=1e-5)
+
+
+def test_a_body_turning_through_pi_keeps_its_rate():
+    """Yaw 3.0 rad turning at +0.5 rad/s crosses pi after 0.28 s: the given yaws jump from
+    about +pi to -pi, the fitted rate stays +0.5 (not the -2 pi jump's)."""
+    samples = [(t, 0.0, 0.0, wrapped(3.0 + 0.5 * t)) for t in np.arange(0.0, 0.6, 0.05)]
+    _, pose, twist, accel = fitted(samples, 0.55, window=1.0)
+    assert twist[2] == pytest.approx(0.5, abs=1e-9) and accel[2] == pytest.approx(0.0, abs=1e-7)
+    assert abs(wrapped(pose[2] - (3.0 + 0.5 * 0.55))) < 1e-9
+
+
+def test_two_samples_give_their_velocity_and_no_acceleration():
+    _, pose, twist, accel = fitted([(0.0, 1.0, 2.0, 3.1), (0.1, 1.2, 1.9, -3.1)], 0.15,
+                                   window=1.0)
+    yaw_rate = (2 * math.pi - 6.2) / 0.1  # 3.1 -> -3.1 turns by +0.083 rad through pi
+    assert twist == pytest.approx([2.0, -1.0, yaw_rate]) and list(accel) == [0.0, 0.0, 0.0]
+    assert pose[:2] == pytest.approx([1.3, 1.85])
+
+
+def test_only_the_window_is_fitted():
+    """Samples older than the window (from the newest) are left out: a motion that changed
+    from rest to 1 m/s is fitted from the moving samples alone."""
+    samples = [(t, max(0.0, t - 1.0), 0.0, 0.0) for t in np.arange(0.0, 1.5, 0.05)]
+    _, _, twist, accel = fitted(samples, 1.45, window=0.3)
+    assert twist[0] == pytest.approx(1.0) and accel[0] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_stale_bodies_are_left_as_they_were():
+    fresh, pose, twist, accel = fitted([(0.0, 1.0, 0.0, 0.0), (0.1, 1.1, 0.0, 0.0)], 0.75,
+                                       window=1.0, max_age=0.5)
+    assert not fresh.any()
+    assert list(pose) == list(twist) == list(accel) == [7.0, 7.0, 7.0]
+
+
+def test_a_pose_not_newer_than_the_last_is_refused_and_changes_nothing():
+    history = PoseHistory.empty(1)
+    assert push_pose(history, 0, 1.0, 0.0, 0.0, 0.0)
+    before = [a.copy() for a in history]
+    assert not push_pose(history, 0, 1.0, 5.0, 5.0, 1.0)   # the same stamp
+    assert not push_pose(history, 0, 0.5, 5.0, 5.0, 1.0)   # an older one
+    assert all(np.array_equal(a, b) for a, b in zip(history, before))
+
+
+def test_the_ring_keeps_the_newest_samples():
+    history = PoseHistory.empty(1)
+    for k in range(HISTORY + 5):
+        assert push_pose(history, 0, float(k), float(k), 0.0, 0.0)
+    assert history.count[0] == HISTORY
+    assert sorted(history.hist[0, :, 0]) == [float(k) for k in range(5, HISTORY + 5)]
+    assert history.hist[0, history.head[0], 0] == HISTORY + 4
