@@ -154,10 +154,13 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
         # normal equations of the quadratic fit in tau = t - tl, over the window
         s0 = s1 = s2 = s3 = s4 = 0.0
         rx0 = rx1 = rx2 = ry0 = ry1 = ry2 = rw0 = rw1 = rw2 = 0.0
+        xl = hist[b, h, 1]
+        yl = hist[b, h, 2]
+        wl = hist[b, h, 3]
         m = 0
-        for q in range(count[b]):
-            row = hist[b, (h - q) % k]
-            tau = row[0] - tl
+        r = h
+        for _ in range(count[b]):
+            tau = hist[b, r, 0] - tl
             if -tau > window:
                 break
             t2 = tau * tau
@@ -166,9 +169,10 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
             s2 += t2
             s3 += t2 * tau
             s4 += t2 * t2
-            dx = row[1] - hist[b, h, 1]
-            dy = row[2] - hist[b, h, 2]
-            dw = row[3] - hist[b, h, 3]
+            dx = hist[b, r, 1] - xl
+            dy = hist[b, r, 2] - yl
+            dw = hist[b, r, 3] - wl
+            r = r - 1 if r > 0 else k - 1
             rx0 += dx
             rx1 += dx * tau
             rx2 += dx * t2
