@@ -329,3 +329,27 @@ def test_a_tip_turning_within_the_tolerance_of_a_long_edge_touches_it(length):
     # within the band from sqrt(4 tol / (3 acc)) (under a microsecond) before the turn
     assert fc is not None and fc.time == pytest.approx(v / acc, abs=1e-5)
     assert fc.vertex_of == 'b' and fc.vertex == 0
+
+
+@pytest.mark.parametrize('length', [10.0, 100.0])
+@pytest.mark.parametrize('turn', [0.0, -0.5])
+def test_a_tip_passing_tolerances_beyond_the_end_of_a_long_edge_misses_it(length, turn):
+    """A triangle's tip falls past the top right corner of a bar `length` metres long, beside
+    its end: a little more than the length tolerance beyond it they never touch, half a
+    tolerance beyond they touch at the corner when the tip reaches the top edge's line (at
+    t = 1 s).  The slack at an edge's ends is a length, so in units of the edge (where the
+    end is 1) it shrinks as the edge grows.  With `turn` the bar turns clockwise about that
+    corner (rad/s), staying left of it: the search's bound on the edge's length over the
+    horizon is then looser than the edge, and the check at the root decides."""
+    from collision_monitor.kernels.geometry2d.primitives import length_tolerance, polygon_scale
+    bar = np.array([[0.0, -1.0], [length, -1.0], [length, 0.0], [0.0, 0.0]])
+    pos, vel, acc = vertex_kinematics((length, 0.0, 0.0), (0.0, 0.0, turn), (0.0, 0.0, 0.0),
+                                      bar - [length, 0.0])
+    tip = np.array([[0.0, 1.0], [1.0, 1.2], [0.5, 2.0]]) + [length, 0.0]  # tip at the left
+    tol = length_tolerance(polygon_scale(bar))  # the bar's scale is the pair's
+    down = np.tile([0.0, -1.0], (3, 1))
+    for gap, meets in ((1.8 * tol, False), (0.5 * tol, True)):
+        fc = first_contact(pos, vel, acc, tip + [gap, 0.0], down, np.zeros((3, 2)), 2.0)
+        assert (fc is not None) == meets, gap / tol
+        if meets:
+            assert fc.time == pytest.approx(1.0, abs=1e-6)
