@@ -111,3 +111,25 @@ def test_the_ring_keeps_the_newest_samples():
     assert history.count[0] == HISTORY
     assert sorted(history.hist[0, :, 0]) == [float(k) for k in range(5, HISTORY + 5)]
     assert history.hist[0, history.head[0], 0] == HISTORY + 4
+
+
+def test_push_bulk_gives_each_pose_its_own_code():
+    """One bulk message with a pose of each kind: each row's code names it (every code its
+    own), only the accepted row is pushed, and the count of refused rows comes back."""
+    from collision_monitor.kernels import motion
+    codes = [motion.BULK_ACCEPTED, motion.BULK_NON_FINITE, motion.BULK_ZERO_QUATERNION,
+             motion.BULK_OUT_OF_RANGE, motion.BULK_OUT_OF_ORDER]
+    assert len(set(codes)) == len(codes)
+    history = PoseHistory.empty(5)
+    assert push_pose(history, 4, 2.0, 0.0, 0.0, 0.0)  # body 4 already has a newer pose
+    level = [0.0, 0.0, 0.0, 1.0]                      # qx qy qz qw: yaw 0
+    poses = np.array([[1.0, 2.0, 0.0, *level],
+                      [math.nan, 2.0, 0.0, *level],
+                      [1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                      [1.0, 2e9, 0.0, *level],
+                      [1.0, 2.0, 0.0, *level]])
+    out = np.full(5, -1, np.intp)
+    assert motion.push_bulk(history, np.arange(5), 1.0, poses, 1e9, out) == 4
+    assert out.tolist() == codes
+    assert history.count.tolist() == [1, 0, 0, 0, 1]
+    assert history.hist[0, history.head[0]].tolist() == [1.0, 1.0, 2.0, 0.0]
