@@ -22,7 +22,7 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kernels.kinematics import vertex_kinematics
-from collision_monitor.kernels.toi import first_contact, quartic_coefficients
+from collision_monitor.kernels.toi import first_contact, quartic_coefficients, vertex_edge_toi
 from shapes import rigid, simple_polygons
 
 SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -353,3 +353,40 @@ def test_a_tip_passing_tolerances_beyond_the_end_of_a_long_edge_misses_it(length
         assert (fc is not None) == meets, gap / tol
         if meets:
             assert fc.time == pytest.approx(1.0, abs=1e-6)
+
+
+def test_the_first_root_within_the_edge_is_taken_after_roots_beyond_its_ends():
+    """Seeded vertex and edge motions (constant acceleration) whose vertex crosses the edge's
+    line three or more times in 2 s, the first two crossings beyond the edge's ends: the
+    vertex meets the edge at the first crossing within it.  The reference multiplies the
+    coordinate polynomials of u = j - p and w = q - p (not `quartic_coefficients`'s cross
+    products of vector coefficients), takes numpy's roots, and the position along the edge
+    from the positions themselves."""
+    rng = np.random.default_rng(7)
+    k = rng.uniform([-1, -1, -2, -2, -6, -6], [1, 1, 2, 2, 6, 6], (20000, 3, 6))
+    j, p, q = k[:, 0], k[:, 1], k[:, 2]
+
+    def coords(a, c):  # coefficients (t^0, t^1, t^2) of a coordinate of a - p
+        return np.stack([a[:, c] - p[:, c], a[:, c + 2] - p[:, c + 2],
+                         0.5 * (a[:, c + 4] - p[:, c + 4])], axis=1)
+
+    def product(a, b):  # coefficients (t^0 .. t^4) of a * b
+        return np.stack([sum(a[:, i] * b[:, n - i] for i in range(3) if 0 <= n - i <= 2)
+                         for n in range(5)], axis=1)
+    ux, uy, wx, wy = coords(j, 0), coords(j, 1), coords(q, 0), coords(q, 1)
+    f = product(wx, uy) - product(wy, ux)
+    grid = np.linspace(0.0, 2.0, 801)
+    signs = np.sign(np.polynomial.polynomial.polyval(grid, f.T))
+    found = 0
+    for c in np.flatnonzero(np.sum(signs[:, 1:] * signs[:, :-1] < 0, axis=1) >= 3):
+        roots = sorted(r.real for r in np.roots(f[c, ::-1])
+                       if abs(r.imag) < 1e-9 and 0.0 <= r.real <= 2.0)
+        at = [[np.polyval(v[c, ::-1], t) for v in (ux, uy, wx, wy)] for t in roots]
+        d = [(x * ex + y * ey) / (ex * ex + ey * ey) for x, y, ex, ey in at]
+        within = [t for t, s in zip(roots, d) if -1e-3 < s < 1.0 + 1e-3]
+        if not within or any(-0.01 < s < 1.01 for s in d[:2]):
+            continue
+        found += 1
+        t, _ = vertex_edge_toi(tuple(j[c]), tuple(p[c]), tuple(q[c]), 0.0, 2.0, 1e-12)
+        assert t == pytest.approx(within[0], abs=1e-7), (j[c], p[c], q[c], roots, d)
+    assert found >= 20
