@@ -64,6 +64,7 @@ def errors(log):
     ('tick_rate: fast', '', '', "tick_rate: expected a number from 1.0 to 1000.0 Hz, got 'fast'"),
     ('trigger_ticks: 2.5', '', '', 'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
     ('predictor: psychic', '', '', 'predictor: expected one of constant_acceleration'),
+    ('executor: multi', '', '', "executor: expected one of events, single_threaded, got 'multi'"),
     ('ignore_pairs: ["a|nobody"]', '', '', "ignore_pairs: 'a|nobody' names unknown bodies"),
     ('', '', ', static: "yes"', "b.static: expected true or false, got 'yes'"),
     ('', '', ', pose: [1, 2]', 'b.pose: expected a list of 3 numbers, got [1, 2]'),
@@ -86,6 +87,13 @@ def test_values_as_yaml_writes_them_are_accepted(tmp_path):
     """Integers for doubles and double arrays, empty lists, an empty sources list."""
     code, log = run(tmp_path, params('horizon: 2;ignore_pairs: [];sources: [];tick_rate: 100',
                                      '', ', pose: [1, 2, 0]'))
+    assert code is None and 'active:' in log and not errors(log), log
+
+
+def test_the_single_threaded_executor_runs_the_node(tmp_path):
+    """`executor: single_threaded` spins rclpy's SingleThreadedExecutor: its timer starts the
+    node (autostart configures and activates from a timer callback)."""
+    code, log = run(tmp_path, params('executor: single_threaded', '', ''))
     assert code is None and 'active:' in log and not errors(log), log
 
 

@@ -31,6 +31,7 @@ from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import HISTORY
 
 DURABILITIES = ('volatile', 'transient_local')
+EXECUTORS = ('events', 'single_threaded')
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
               'nav_msgs/Odometry')
 
@@ -143,6 +144,10 @@ GLOBAL_PARAMETERS = (
     Param('tick_on_source', False,
           'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
           'still ticks at tick_rate while sources are quiet.'),
+    Param('executor', 'events',
+          "rclpy executor of the node's process: events (rclpy's EventsExecutor, dispatch in "
+          'C++: the lower latency; SingleThreadedExecutor where rclpy has no EventsExecutor) '
+          'or single_threaded.'),
     Param('engine_threads', 1,
           "Threads of the engine's parallel kernels (capped at the cores). 1 keeps the tick "
           'latency steady when other processes share the cores; more pays from thousands '
@@ -287,6 +292,7 @@ class Config:
     max_vertices: int
     autostart: bool
     tick_on_source: bool
+    executor: str
     engine_threads: int
     footprint_padding: float
     footprint_durability: str
@@ -336,6 +342,9 @@ def check_runtime(values):
     if converted.get('footprint_durability', 'volatile') not in DURABILITIES:
         raise ValueError(f'footprint_durability: expected one of {", ".join(DURABILITIES)}, '
                          f'got {converted["footprint_durability"]!r}')
+    if converted.get('executor', 'events') not in EXECUTORS:
+        raise ValueError(f'executor: expected one of {", ".join(EXECUTORS)}, got '
+                         f'{converted["executor"]!r}')
     if 'predictor' in converted and converted['predictor'] not in PREDICTORS:
         raise ValueError(f'predictor: expected one of {", ".join(PREDICTORS)}, got '
                          f'{converted["predictor"]!r}')
