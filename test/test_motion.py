@@ -18,6 +18,7 @@ import math
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
+import transforms3d
 
 from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHistory,
                                               push_pose)
@@ -115,7 +116,8 @@ def test_the_ring_keeps_the_newest_samples():
 
 def test_push_bulk_gives_each_pose_its_own_code():
     """One bulk message with a pose of each kind: each row's code names it (every code its
-    own), only the accepted row is pushed, and the count of refused rows comes back."""
+    own), only the accepted row is pushed (x, y and transforms3d's yaw of its quaternion,
+    which also rolls and pitches), and the count of refused rows comes back."""
     from collision_monitor.kernels import motion
     codes = [motion.BULK_ACCEPTED, motion.BULK_NON_FINITE, motion.BULK_ZERO_QUATERNION,
              motion.BULK_OUT_OF_RANGE, motion.BULK_OUT_OF_ORDER]
@@ -123,7 +125,9 @@ def test_push_bulk_gives_each_pose_its_own_code():
     history = PoseHistory.empty(5)
     assert push_pose(history, 4, 2.0, 0.0, 0.0, 0.0)  # body 4 already has a newer pose
     level = [0.0, 0.0, 0.0, 1.0]                      # qx qy qz qw: yaw 0
-    poses = np.array([[1.0, 2.0, 0.0, *level],
+    w, x, y, z = transforms3d.euler.euler2quat(0.3, -0.2, 1.1)  # roll, pitch, yaw
+    yaw = transforms3d.euler.quat2euler((w, x, y, z), 'sxyz')[2]
+    poses = np.array([[1.0, 2.0, 0.5, x, y, z, w],
                       [math.nan, 2.0, 0.0, *level],
                       [1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0],
                       [1.0, 2e9, 0.0, *level],
@@ -132,4 +136,4 @@ def test_push_bulk_gives_each_pose_its_own_code():
     assert motion.push_bulk(history, np.arange(5), 1.0, poses, 1e9, out) == 4
     assert out.tolist() == codes
     assert history.count.tolist() == [1, 0, 0, 0, 1]
-    assert history.hist[0, history.head[0]].tolist() == [1.0, 1.0, 2.0, 0.0]
+    assert history.hist[0, history.head[0]].tolist() == pytest.approx([1.0, 1.0, 2.0, yaw])
