@@ -499,3 +499,19 @@ def test_contacts_taken_by_rows_are_those_contacts():
         for name in ('normal', 'points', 'a_in_b', 'b_in_a', 'p_a', 'p_b', 'intersections'):
             assert np.array_equal(getattr(got, name), getattr(want, name)), name
     assert len(contacts.take([])) == 0
+
+
+def test_contacts_carry_no_negative_zero():
+    """Axis-aligned and turned squares touching along an axis give normals with a zero
+    component; every zero of a contact's normal, depth and points is +0.0 (a -0.0 from a
+    sign flip would print as -0.0 in the node's messages)."""
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    for x, y, yaw in [(0.9, 0.0, 0.0), (-0.9, 0.0, 0.0), (0.9, 0.0, np.pi / 2),
+                      (-0.9, 0.0, np.pi), (0.7, 0.7, 0.0), (0.0, -0.9, -np.pi)]:
+        w = CollisionWorld()
+        w.add_body('a', square, pose=(0.0, 0.0, 0.0))
+        w.add_body('b', square, pose=(x, y, yaw))
+        contacts = w.detect()
+        assert len(contacts) == 1
+        for values in (contacts.normal, contacts.depth, contacts.points, contacts[0].p_b):
+            assert not np.any((values == 0.0) & np.signbit(values)), (x, y, yaw)

@@ -547,11 +547,11 @@ class CollisionWorld:
         began = np.full(nc, np.nan)
         if stamp is not None:
             began = self._trace_back(float(stamp), pairs, active)
-        # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0
+        # copies (the kernels write no -0.0)
         return Contacts(self.names,
-                        ContactRows(pairs, rows.kind[:nc].copy(), rows.normal[:nc] + 0.0,
-                                    rows.depth[:nc] + 0.0, rows.fstart[:nc + 1].copy()),
-                        Features(features.xy[:nf] + 0.0, features.pb[:nf].copy(),
+                        ContactRows(pairs, rows.kind[:nc].copy(), rows.normal[:nc].copy(),
+                                    rows.depth[:nc].copy(), rows.fstart[:nc + 1].copy()),
+                        Features(features.xy[:nf].copy(), features.pb[:nf].copy(),
                                  features.kind[:nf].copy(), features.idx[:nf].copy()), began)
 
     def forget_history(self):

@@ -174,9 +174,9 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
         out_pairs[nc, 0] = i
         out_pairs[nc, 1] = j
         out_kind[nc] = kind
-        out_normal[nc, 0] = nx
-        out_normal[nc, 1] = ny
-        out_depth[nc] = depth
+        out_normal[nc, 0] = nx + 0.0  # a -0.0 (sign flips) becomes 0.0
+        out_normal[nc, 1] = ny + 0.0
+        out_depth[nc] = depth + 0.0
         nc += 1
         fstart[nc] = nf
     return nc, nf

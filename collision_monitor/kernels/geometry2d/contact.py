@@ -227,7 +227,8 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
             e, qx, qy, d = locate_pb(px, py, cx, cy, other, orient_o, tol)
             r = f0 + nf
             if r < cap:
-                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px, py, qx, qy
+                # + 0.0: a -0.0 becomes 0.0 (results carry no negative zero)
+                fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = px + 0.0, py + 0.0, qx + 0.0, qy + 0.0
                 fkind[r] = FEATURE_VERTEX_OF_A if side == 0 else FEATURE_VERTEX_OF_B
                 fidx[r, side], fidx[r, 1 - side] = i, e
             nf += 1
@@ -258,6 +259,8 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
                 continue
             r = f0 + nf
             if r < cap:
+                x0 += 0.0
+                y0 += 0.0
                 fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = x0, y0, x0, y0
                 fkind[r] = FEATURE_CROSSING
                 fidx[r, 0], fidx[r, 1] = i, j
