@@ -124,7 +124,8 @@ def test_points_and_polygons_are_checked_and_named():
 
 
 @given(st.lists(st.tuples(*[st.one_of(st.floats(-1e6, 1e6), st.sampled_from(
-    [np.nan, np.inf, -np.inf, -0.0]))] * 3), max_size=8))
+    [np.nan, np.inf, -np.inf, -0.0, 1.7e308, -1.7e308]))] * 3), max_size=8))
+@example([(1.7e308, 1.7e308, 1.7e308)])  # finite, though their sum is not
 def test_rows_finite_extent_is_numpys_check_and_extent(rows):
     """One pass over (k, 3) pose rows: all three columns finite, and the largest |x| or |y|
     (compared when finite) as numpy computes them."""
