@@ -143,7 +143,7 @@ GLOBAL_PARAMETERS = (
     Param('autostart', True, 'Configure and activate at start (no lifecycle manager).'),
     Param('tick_on_source', False,
           'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
-          'still ticks at tick_rate while sources are quiet.'),
+          'still ticks at tick_rate while sources are quiet (no tick for 1.5 periods).'),
     Param('executor', 'events',
           "rclpy executor of the node's process: events (rclpy's EventsExecutor, dispatch in "
           'C++: the lower latency; SingleThreadedExecutor where rclpy has no EventsExecutor) '
