@@ -32,6 +32,8 @@ from ..kernels.motion import HISTORY
 
 DURABILITIES = ('volatile', 'transient_local')
 EXECUTORS = ('events', 'single_threaded')
+QUIET_PERIODS = 1.5
+"""With tick_on_source, the timer ticks only when no tick ran for this many periods."""
 POSE_TYPES = ('geometry_msgs/PoseStamped', 'geometry_msgs/PoseWithCovarianceStamped',
               'nav_msgs/Odometry')
 
@@ -143,7 +145,8 @@ GLOBAL_PARAMETERS = (
     Param('autostart', True, 'Configure and activate at start (no lifecycle manager).'),
     Param('tick_on_source', False,
           'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
-          'still ticks at tick_rate while sources are quiet (no tick for 1.5 periods).'),
+          f'still ticks at tick_rate while sources are quiet (no tick for {QUIET_PERIODS} '
+          'periods).'),
     Param('executor', 'events',
           "rclpy executor of the node's process: events (rclpy's EventsExecutor, dispatch in "
           'C++: the lower latency; SingleThreadedExecutor where rclpy has no EventsExecutor) '

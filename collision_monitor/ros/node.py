@@ -48,12 +48,9 @@ from .frames import Frames
 from .messages import (health_status, number_text, OutputWriter, polygon_points,
                        pose_array_from_cdr, POSE_INPUTS, TimeBase)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
-                              GLOBAL_PARAMETERS, REBUILT, RUNTIME_PARAMETERS,
+                              GLOBAL_PARAMETERS, QUIET_PERIODS, REBUILT, RUNTIME_PARAMETERS,
                               runtime_update, source_names, SOURCE_PARAMETERS)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
-
-QUIET_PERIODS = 1.5
-"""With tick_on_source, the timer ticks only when no tick ran for this many periods."""
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
 # state are latched for late joiners.
