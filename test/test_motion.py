@@ -137,8 +137,10 @@ def test_push_bulk_gives_each_pose_its_own_code():
     assert out.tolist() == codes
     assert history.count.tolist() == [1, 0, 0, 0, 1]
     assert history.hist[0, history.head[0]].tolist() == pytest.approx([1.0, 1.0, 2.0, yaw])
-    # the zero-quaternion limit is a norm of 1e-6 (the docstring's)
-    small = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.9e-6],
-                      [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.1e-6]])
-    assert motion.push_bulk(history, np.arange(1, 3), 3.0, small, 1e9, out) == 1
-    assert out[:2].tolist() == [motion.BULK_ZERO_QUATERNION, motion.BULK_ACCEPTED]
+    # the zero-quaternion limit is a norm of 1e-6 (the docstring's), whichever component
+    small = np.zeros((5, 7))
+    small[0, 6] = 0.9e-6
+    small[1:, 3:] = 1.1e-6 * np.eye(4)
+    out = np.full(5, -1, np.intp)
+    assert motion.push_bulk(PoseHistory.empty(5), np.arange(5), 3.0, small, 1e9, out) == 1
+    assert out.tolist() == [motion.BULK_ZERO_QUATERNION] + [motion.BULK_ACCEPTED] * 4
