@@ -102,17 +102,20 @@ def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
     return best
 
 
-def test_first_contact_matches_brute_force_roots_of_every_quartic():
+@pytest.mark.parametrize('scale', [1.0, 4.0])
+def test_first_contact_matches_brute_force_roots_of_every_quartic(scale):
+    """Turning, accelerating regular polygons (radii 0.3 to 1 m times `scale`: reach discs
+    of radius under and over 1 m) against every vertex-edge quartic's roots."""
     rng = np.random.default_rng(11)
     found = 0
     for _ in range(300):
         ka = rng.integers(3, 9)
         kb = rng.integers(3, 9)
-        shape_a = regular(ka, rng.uniform(0.3, 1.0))
-        shape_b = regular(kb, rng.uniform(0.3, 1.0))
+        shape_a = regular(ka, rng.uniform(0.3, 1.0) * scale)
+        shape_b = regular(kb, rng.uniform(0.3, 1.0) * scale)
         state_a = (rng.uniform(-1, 1, 3) * [1, 1, 3], rng.uniform(-1, 1, 3),
                    rng.uniform(-2, 2, 3))
-        pose_b = np.append(rng.uniform(1.5, 4, 2) * rng.choice([-1, 1], 2),
+        pose_b = np.append(rng.uniform(1.5, 4, 2) * scale * rng.choice([-1, 1], 2),
                            rng.uniform(-3, 3))
         state_b = (pose_b, rng.uniform(-1, 1, 3) - 0.5 * np.append(pose_b[:2], 0),
                    rng.uniform(-2, 2, 3))
