@@ -558,6 +558,17 @@ class CollisionWorld:
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
         self._history = None
 
+    def memory(self):
+        """What the next stamped tick takes from the last one, in a form to compare: None
+        before the first, else ``(stamp, ((pair, began), ...) sorted, active mask, then the
+        poses, twists and accelerations of the bodies active then)``.  Two worlds with the
+        same bodies and equal memories date every later contact alike."""
+        if self._history is None:
+            return None
+        stamp, began, active, _ = self._history
+        return (stamp, tuple(sorted(began.items())), active.tobytes(),
+                *(rows[active].tobytes() for rows in self._state_prev))
+
     def predict(self, horizon, predictor=None):
         """Return the first contact of every pair that touches within `horizon` seconds.
 

@@ -22,6 +22,7 @@ messages.  Bodies keep the order of `Config.bodies`; that order is the engine's 
 from collections import Counter
 from dataclasses import dataclass, field
 import math
+import pickle
 
 import numpy as np
 
@@ -92,7 +93,6 @@ class _PairState:
     missing: int = 0
     warned: bool = False
     last: FirstContact = None
-    since: float = 0.0
 
 
 def warmup():
@@ -291,6 +291,22 @@ class Monitor:
             rejected[reason] += count
         return int(np.count_nonzero(self.world.active)), stale, dict(rejected)
 
+    def snapshot(self):
+        """What later ticks take from the past, as bytes: two monitors of one configuration
+        with equal snapshots, fed the same inputs and ticked at the same times, publish the
+        same outputs.  It holds the pose histories, the first-seen flags, the footprints, the
+        warning debounce, the last state message, the marker schedule and the world's
+        memory of its last stamped tick (`CollisionWorld.memory`)."""
+        pairs = tuple(sorted((pair, st.predicted, st.missing, st.warned,
+                              None if st.last is None else
+                              (*st.last[:4], st.last.point.tobytes(), st.last.normal.tobytes()))
+                             for pair, st in self._pairs.items()))
+        state = None if self._last_state is None else tuple(map(sorted, self._last_state))
+        return pickle.dumps((tuple(rows.tobytes() for rows in self.history),
+                             self._seen.tobytes(), self.has_footprint.tobytes(),
+                             tuple(self.world.footprint(n).tobytes() for n in self.names),
+                             pairs, state, self._last_markers, self.world.memory()))
+
     # ticks ---------------------------------------------------------------------------------
     def _plausible(self):
         """Per body: the estimated pose, twist and acceleration at the tick are finite and
@@ -343,7 +359,7 @@ class Monitor:
             if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
                 continue
             predicted[pair] = predictions[c]
-        report.warnings = self._debounce(predicted, now)
+        report.warnings = self._debounce(predicted)
         self._last_contacts = contacts
         self._last_active = active
         state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
@@ -362,7 +378,7 @@ class Monitor:
         self._last_markers = now
         return True
 
-    def _debounce(self, predicted, now):
+    def _debounce(self, predicted):
         cfg = self.config
         for pair, prediction in predicted.items():
             st = self._pairs.setdefault(pair, _PairState())
@@ -371,7 +387,6 @@ class Monitor:
             st.last = prediction
             if not st.warned and st.predicted >= cfg.trigger_ticks:
                 st.warned = True
-                st.since = now
         for pair in list(self._pairs):
             if pair in predicted:
                 continue

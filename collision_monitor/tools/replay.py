@@ -28,7 +28,9 @@ rosbag2 bags and writes MCAP); the output messages are the node's own
 import argparse
 import csv
 import dataclasses
+import os
 import pathlib
+import shutil
 import sys
 import time
 
@@ -36,8 +38,7 @@ import numpy as np
 
 from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
                               SOURCE_PARAMETERS)
-from ..monitor.monitor import Monitor, warmup
-from ..ros.cdr import warmup as cdr_warmup
+from ..monitor.monitor import Monitor
 from ..ros.messages import (OutputWriter, polygon_points, pose_array_from_cdr, POSE_INPUTS,
                             TimeBase)
 
@@ -81,6 +82,20 @@ def config_from_parameters(params):
     return build_config(values, body_values, source_values)
 
 
+def input_topics(config):
+    """``{topic: (kind, body index or source name, message type)}`` of the inputs of
+    `config`: kind ``'pose'``, ``'footprint'`` or ``'bulk'`` (a PoseArray source)."""
+    inputs = {}
+    for k, body in enumerate(config.bodies):
+        if body.pose_topic:
+            inputs[body.pose_topic] = ('pose', k, body.pose_type.replace('/', '/msg/'))
+        if body.footprint_topic:
+            inputs[body.footprint_topic] = ('footprint', k, 'geometry_msgs/msg/PolygonStamped')
+    for source in config.sources:
+        inputs[source.topic] = ('bulk', source.name, 'geometry_msgs/msg/PoseArray')
+    return inputs
+
+
 @dataclasses.dataclass
 class PairRecord:
     """What the replay saw of one pair (times in seconds of the bag's time line)."""
@@ -95,39 +110,37 @@ class PairRecord:
 
 
 class Replay:
-    """The monitor of a configuration, fed from bag messages, ticking on their time line."""
+    """The monitor of a configuration, fed from bag messages, ticking on their time line:
+    ticks at ``epoch_ns + k / tick_rate`` (integer ns; the epoch is the first input's receive
+    time), each input taken after the ticks due at or before its receive time."""
 
-    def __init__(self, config, markers=True):
+    def __init__(self, config, epoch_ns, markers=True):
         self.config = config
         self.monitor = Monitor(config)
         self.markers = markers
         self.pairs = {}
         self.skipped = {}   # reason -> count
         self.period_ns = round(1e9 / config.tick_rate)
-        self.time = None
-        self._next_tick = None
-        self._out = None
-        self.inputs = {}    # topic -> (kind, index or source, expected msgtype)
-        for k, body in enumerate(config.bodies):
-            if body.pose_topic:
-                msgtype = body.pose_type.replace('/', '/msg/')
-                self.inputs[body.pose_topic] = ('pose', k, msgtype)
-            if body.footprint_topic:
-                self.inputs[body.footprint_topic] = ('footprint', k,
-                                                     'geometry_msgs/msg/PolygonStamped')
-        for source in config.sources:
-            self.inputs[source.topic] = ('bulk', source.name, 'geometry_msgs/msg/PoseArray')
+        self.time = TimeBase(epoch_ns)
+        self.next_tick = self.time.epoch_ns
+        self._out = OutputWriter(self.time)
+        self.inputs = input_topics(config)
 
     def skip(self, reason):
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
 
-    def feed(self, kind, who, msg, raw, log_ns):
-        """One input message at receive time `log_ns`: ticks due before it, then the input."""
-        if self.time is None:
-            self.time = TimeBase(log_ns)
-            self._out = OutputWriter(self.time)
-            self._next_tick = log_ns
-        yield from self.ticks_until(log_ns)
+    def due(self, log_ns):
+        """The times (ns) of the ticks due before an input received at `log_ns`, each
+        counted as run once yielded."""
+        while self.next_tick <= log_ns:
+            tick_ns = self.next_tick
+            self.next_tick += self.period_ns
+            yield tick_ns
+
+    def take(self, kind, who, msg, raw, log_ns):
+        """One input received at `log_ns`: a ``kind`` of `input_topics`, for body index or
+        source name `who`; `msg` the deserialized message (None for a bulk source, read from
+        its CDR bytes `raw`)."""
         now = self.time.seconds(log_ns)
         if kind == 'bulk':
             try:
@@ -158,12 +171,11 @@ class Replay:
         if reason is not None:
             self.skip(reason)
 
-    def ticks_until(self, log_ns):
-        """Run every tick due up to `log_ns`; yield ``(tick ns, {topic: CDR bytes})``."""
-        while self._next_tick is not None and self._next_tick <= log_ns:
-            tick_ns = self._next_tick
-            self._next_tick += self.period_ns
-            yield tick_ns, self.tick(tick_ns)
+    def pass_tick(self, tick_ns):
+        """A tick left out (before a block's warm-up): only the marker schedule moves on, as
+        the tick would have moved it."""
+        if self.markers:
+            self.monitor.markers_due(self.time.seconds(tick_ns))
 
     def tick(self, tick_ns):
         """One tick of the monitor; its messages, serialized as the node publishes them."""
@@ -207,22 +219,23 @@ class Replay:
 
 
 def replay(bag, params_file, output, node_name='collision_monitor', markers=True,
-           progress=True, log=print):
+           progress=True, log=print, jobs=None):
     """Run a bag through the monitor of `node_name`'s parameters; write the output bag (the
-    node's topics under ``/<node_name>/``), the CSV and the PNG; return the `Replay` (its
-    `pairs` and `skipped`)."""
-    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
-    from rosbags.typesys import get_typestore, Stores
+    node's topics under ``/<node_name>/``), the CSV and the PNG; return the `Replay` whose
+    `pairs` and `skipped` hold the whole bag's.
+
+    `jobs` processes (default: one per usable core) each replay a block of the time line
+    (`replay_blocks`); the outputs are those of one replay from the beginning.
+    """
+    from rosbags.rosbag2 import Reader
+    from . import replay_blocks
     config = config_from_parameters(load_parameters(params_file, node_name))
-    warmup()
-    cdr_warmup()
-    run = Replay(config, markers=markers)
-    typestore = get_typestore(Stores.ROS2_JAZZY)
+    inputs = input_topics(config)
     output = pathlib.Path(output)
     with Reader(bag) as reader:
         present = {c.topic: c for c in reader.connections}
         used = []
-        for topic, (kind, who, msgtype) in run.inputs.items():
+        for topic, (_, _, msgtype) in inputs.items():
             conn = present.get(topic)
             if conn is None:
                 log(f'topic {topic} is not in the bag: its body gets no input from it')
@@ -232,27 +245,38 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
                 used.append(conn)
         if not used:
             raise ValueError(f'{bag}: none of the configured input topics is in the bag')
-        with Writer(output, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
-            out_conns = {name: writer.add_connection(f'/{node_name}/{name}',
-                                                     msgtype, typestore=typestore)
-                         for name, msgtype in OUTPUT_TOPICS.items()}
-            bar = Progress(reader.start_time, reader.end_time) if progress else None
-            last_ns = None
-            for conn, log_ns, raw in reader.messages(connections=used):
-                kind, who, _ = run.inputs[conn.topic]
-                msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw, conn.msgtype)
-                for tick_ns, messages in run.feed(kind, who, msg, raw, log_ns):
-                    for name, data in messages.items():
-                        writer.write(out_conns[name], tick_ns, data)
-                last_ns = log_ns
-                if bar:
-                    bar.update(log_ns)
-            if bar:
-                bar.close()
-            if last_ns is not None:
-                for tick_ns, messages in run.ticks_until(last_ns):
-                    for name, data in messages.items():
-                        writer.write(out_conns[name], tick_ns, data)
+        first = next(iter(reader.messages(connections=used)), None)
+        epoch_ns = reader.start_time if first is None else first[1]
+        end_ns = reader.end_time
+    jobs = jobs or len(os.sched_getaffinity(0))
+    starts = replay_blocks.block_starts(config, epoch_ns, end_ns, jobs)
+    plan = replay_blocks.Plan(
+        str(bag), config, markers, node_name, tuple((c.topic, c.msgtype) for c in used),
+        epoch_ns, starts, replay_blocks.warmup_ns(config),
+        output if len(starts) == 1 else output.with_name(f'.{output.name}.blocks'))
+    bar = Progress(epoch_ns, end_ns) if progress else None
+    period = round(1e9 / config.tick_rate)
+
+    def show(ticks):
+        if bar:
+            bar.update(epoch_ns + ticks * period)
+
+    if len(starts) == 1:
+        results = [replay_blocks.run_worker(plan, 0, on_tick=show)]
+    else:
+        plan.parts.mkdir()
+        try:
+            results, redone = replay_blocks.run_parallel(plan, show)
+            replay_blocks.merge_blocks([plan.part(r.block, r.worker) for r in results], output)
+        finally:
+            shutil.rmtree(plan.parts, ignore_errors=True)
+        if redone:
+            log(f'{redone} of {len(starts)} blocks were replayed on from the block before '
+                f'(a contact or warning older than the warm-up ran into them)')
+    if bar:
+        bar.close()
+    run = Replay(config, epoch_ns, markers=markers)
+    run.pairs, run.skipped = replay_blocks.merge_records(results)
     write_report(run, output)
     return run
 
@@ -366,14 +390,19 @@ def main(argv=None):
     parser.add_argument('--node-name', default='collision_monitor',
                         help="whose parameters to read, and the outputs' namespace")
     parser.add_argument('--no-markers', action='store_true', help='leave out ~/markers')
+    parser.add_argument('--jobs', '-j', type=int, default=None,
+                        help='processes, each replaying a block of the time line with the '
+                             'same results as one (default: one per usable core)')
     args = parser.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error(f'--jobs: expected a whole number of at least 1, got {args.jobs}')
     if pathlib.Path(args.output).exists():
         print(f'collision_monitor_replay: {args.output} exists already; give another --output '
               f'or remove it', file=sys.stderr)
         return 2
     try:
         run = replay(args.bag, args.params_file, args.output, args.node_name,
-                     markers=not args.no_markers)
+                     markers=not args.no_markers, jobs=args.jobs)
     except (OSError, ValueError) as err:
         print(f'collision_monitor_replay: {err}', file=sys.stderr)
         return 2

@@ -1,0 +1,344 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The replay cut into blocks of the bag's time line, one process per core, exact at every
+seam.
+
+A block is a run of ticks ``[start, end)`` (integer ns on the replay's tick grid).  Its worker
+reads the bag from the beginning.  Inputs received before the block's warm-up go into the
+monitor without a tick, so the pose histories, footprints and first-seen flags come out as a
+replay from the beginning leaves them, and the marker schedule moves on tick by tick; the
+worker then ticks through the warm-up (`warmup_ns`) without output, and through its block
+writing the block's own MCAP file.
+
+A block's outputs are those of the one replay from the beginning when its worker's state at
+its first tick (`Monitor.snapshot`) equals the state the previous block ends with.  When they
+differ (a contact, a warning's debounce or a refused history older than the warm-up), the
+worker of the previous block goes on through this block itself, from the exact state: the
+result is always the sequential one, and only that block's speed-up is lost.
+
+The output bag holds one MCAP file per block, in time order, listed in its
+``metadata.yaml`` as ``ros2 bag record`` lists a bag split by duration.
+"""
+
+import dataclasses
+import multiprocessing
+from multiprocessing.connection import wait
+import pathlib
+import shutil
+import traceback
+from typing import Optional
+
+import numpy as np
+
+from .replay import OUTPUT_TOPICS, Replay
+from ..monitor.config import Config
+from ..monitor.monitor import warmup
+from ..ros.cdr import warmup as cdr_warmup
+
+MIN_BLOCK_SECONDS = 10.0
+"""The shortest block worth a process: its worker's start (loading the kernels, reading the
+bag up to its warm-up) costs about a second's ticks."""
+
+
+def warmup_ns(config):
+    """How long (ns, whole tick periods) a block's worker ticks before its first tick: long
+    enough for the pose histories (`history_window`), the staleness (`pose_timeout`) and the
+    debounce (`trigger_ticks` + `release_ticks`) to forget where it started, and at least 2 s
+    so that contacts and warnings that began before it have mostly ended."""
+    period = round(1e9 / config.tick_rate)
+    ticks = config.trigger_ticks + config.release_ticks + 2
+    seconds = max(2.0, config.history_window + config.pose_timeout + ticks / config.tick_rate)
+    return -(-round(seconds * 1e9) // period) * period
+
+
+def block_starts(config, epoch_ns, end_ns, jobs):
+    """The first tick (ns) of each block: `jobs` blocks of equal length at most, each at
+    least `MIN_BLOCK_SECONDS` and four warm-ups long, over the ticks from `epoch_ns` to
+    `end_ns`."""
+    period = round(1e9 / config.tick_rate)
+    shortest = max(round(MIN_BLOCK_SECONDS * 1e9), 4 * warmup_ns(config))
+    count = int(max(1, min(jobs, (end_ns - epoch_ns) // shortest)))
+    ticks = (end_ns - epoch_ns) // period
+    return tuple(epoch_ns + (ticks * k // count) * period for k in range(count))
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What every block's worker is given."""
+
+    bag: str
+    config: Config
+    markers: bool
+    node_name: str
+    connections: tuple     # (topic, message type) of the inputs read
+    epoch_ns: int          # the first tick: the first input's receive time
+    starts: tuple          # the first tick of each block (`block_starts`)
+    warmup_ns: int
+    parts: pathlib.Path    # where the blocks' bags are written
+
+    def end(self, block):
+        """The first tick after `block`, None for the last block."""
+        return self.starts[block + 1] if block + 1 < len(self.starts) else None
+
+    def part(self, block, worker):
+        """The bag directory of `block` written by `worker`."""
+        return self.parts / f'block{block}.worker{worker}'
+
+
+@dataclasses.dataclass
+class BlockResult:
+    """What a worker sends when it ends a block: the block's state at its end (None when the
+    bag ended in it), its pair records and refusal counts."""
+
+    block: int
+    worker: int
+    snapshot: Optional[bytes]
+    pairs: dict
+    skipped: dict
+
+
+def run_worker(plan, worker, link=None, on_tick=None):
+    """Replay the blocks of `worker`, from block `worker` on; return the last `BlockResult`.
+
+    With a `link` (a worker process's end of a pipe) it sends ``('start', worker,
+    snapshot)`` at its block's first tick, a `BlockResult` at each block's end, and after
+    each waits for ``'continue'`` (go on through the next block) or ``'stop'``.  Without one
+    it replays from `worker`'s block to the end of the bag.  `on_tick(count)` is called with
+    the number of ticks written so far.
+    """
+    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+    from rosbags.typesys import get_typestore, Stores
+    warmup()
+    cdr_warmup()
+    typestore = get_typestore(Stores.ROS2_JAZZY)
+    run = Replay(plan.config, plan.epoch_ns, markers=plan.markers)
+    block, start, end = worker, plan.starts[worker], plan.end(worker)
+    warm_from = start - plan.warmup_ns if worker else start
+    written = 0
+    writer = topics = None
+
+    def open_block():
+        nonlocal writer, topics
+        run.pairs, run.skipped = {}, {}
+        path = plan.part(block, worker) if link else plan.parts
+        writer = Writer(path, version=9, storage_plugin=StoragePlugin.MCAP)
+        writer.open()
+        topics = {name: writer.add_connection(f'/{plan.node_name}/{name}', msgtype,
+                                              typestore=typestore)
+                  for name, msgtype in OUTPUT_TOPICS.items()}
+
+    def result(snapshot):
+        writer.close()
+        return BlockResult(block, worker, snapshot, run.pairs, run.skipped)
+
+    if worker == 0:
+        open_block()
+    with Reader(plan.bag) as reader:
+        wanted = set(plan.connections)
+        connections = [c for c in reader.connections if (c.topic, c.msgtype) in wanted]
+        for connection, log_ns, raw in reader.messages(connections=connections):
+            for tick_ns in run.due(log_ns):
+                if tick_ns == end:
+                    link.send(result(run.monitor.snapshot()))
+                    if link.recv() == 'stop':
+                        return None
+                    block, start, end = block + 1, end, plan.end(block + 1)
+                    open_block()
+                if tick_ns < warm_from:
+                    run.pass_tick(tick_ns)
+                    continue
+                if tick_ns < start:
+                    run.tick(tick_ns)
+                    continue
+                if writer is None:  # the first tick of the worker's own block
+                    link.send(('start', worker, run.monitor.snapshot()))
+                    open_block()
+                for name, data in run.tick(tick_ns).items():
+                    writer.write(topics[name], tick_ns, data)
+                written += 1
+                if on_tick:
+                    on_tick(written)
+            kind, who, _ = run.inputs[connection.topic]
+            msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw, connection.msgtype)
+            run.take(kind, who, msg, raw, log_ns)
+    if writer is None:  # the bag ended before this worker's block
+        link.send(('empty', worker, None))
+        return None
+    last = result(None)
+    if link:
+        link.send(last)
+    return last
+
+
+def _worker_main(plan, worker, link, ticks):
+    def count(written):
+        ticks[worker] = written
+    try:
+        run_worker(plan, worker, link, count)
+    except BaseException:  # the parent raises it; a worker dies with nothing said
+        link.send(('error', worker, traceback.format_exc()))
+    finally:
+        link.close()
+
+
+def _context():
+    """fork where numba's threading layer has not started in this process (a fresh
+    command: the workers share its imports), else forkserver (a process that ran parallel
+    kernels under OpenMP cannot fork safely), whose server imports this module once."""
+    import numba
+    try:
+        numba.threading_layer()
+    except ValueError:  # not started
+        return multiprocessing.get_context('fork')
+    ctx = multiprocessing.get_context('forkserver')
+    ctx.set_forkserver_preload([__name__])  # its imports once, in the server
+    return ctx
+
+
+class WorkerError(RuntimeError):
+    """A block's worker failed; the message holds its traceback."""
+
+
+def run_parallel(plan, on_progress=None):
+    """Run every block in its own process and join them; return the `BlockResult` of each
+    block in order, and how many blocks a previous block's worker had to go on through."""
+    ctx = _context()
+    ticks = ctx.Array('q', len(plan.starts), lock=False)
+    links, processes = {}, {}
+    for worker in range(len(plan.starts)):
+        mine, theirs = ctx.Pipe()
+        processes[worker] = ctx.Process(target=_worker_main, args=(plan, worker, theirs, ticks),
+                                        daemon=True)
+        processes[worker].start()
+        theirs.close()
+        links[worker] = mine
+    starts, ended, producer, chosen = {}, {}, {0: 0}, []
+    redone = 0
+    try:
+        while True:
+            for link in wait(list(links.values()), timeout=0.2):
+                try:
+                    message = link.recv()
+                except EOFError:  # a worker that has said all it had to, or died
+                    worker = next(w for w, lk in links.items() if lk is link)
+                    links.pop(worker).close()
+                    processes[worker].join()
+                    if processes[worker].exitcode:
+                        raise WorkerError(f'replay worker {worker} exited with code '
+                                          f'{processes[worker].exitcode}') from None
+                    continue
+                if isinstance(message, BlockResult):
+                    ended[(message.block, message.worker)] = message
+                elif message[0] == 'error':
+                    raise WorkerError(f'replay worker {message[1]} failed:\n{message[2]}')
+                else:
+                    starts[message[1]] = message[2]
+            if on_progress:
+                on_progress(sum(ticks))
+            # settle the seams in order: block b's result is its producer's
+            while True:
+                b = len(chosen)
+                done = ended.get((b, producer.get(b)))
+                if done is None:
+                    break
+                if done.snapshot is None:  # the bag ended in block b
+                    chosen.append(done)
+                    return chosen, redone
+                if b + 1 not in starts:
+                    break
+                chosen.append(done)
+                if starts[b + 1] == done.snapshot:
+                    links[producer[b]].send('stop')
+                    _stop(processes, links, producer[b], wait=True)
+                    producer[b + 1] = b + 1
+                else:  # the previous block's worker goes on with the exact state
+                    links[producer[b]].send('continue')
+                    producer[b + 1] = producer[b]
+                    redone += 1
+                    _stop(processes, links, b + 1)
+                    shutil.rmtree(plan.part(b + 1, b + 1), ignore_errors=True)
+    finally:
+        for worker in list(processes):
+            _stop(processes, links, worker)
+
+
+def _stop(processes, links, worker, wait=False):
+    """Close the link to `worker` and end it: let it exit (it was told to stop) or
+    terminate it."""
+    if worker in links:
+        links.pop(worker).close()
+    process = processes.pop(worker, None)
+    if process is not None:
+        if not wait:
+            process.terminate()
+        process.join()
+
+
+def merge_blocks(parts, output):
+    """One rosbag2 bag at `output` of the blocks' bags `parts` (in time order): their MCAP
+    files moved in as ``<output name>_<k>.mcap`` and one ``metadata.yaml`` listing them, the
+    message counts summed."""
+    import yaml
+    output.mkdir()
+    merged = None
+    for k, part in enumerate(parts):
+        (mcap,) = part.glob('*.mcap')
+        name = f'{output.name}_{k}.mcap'
+        mcap.rename(output / name)
+        info = yaml.safe_load((part / 'metadata.yaml').read_text())['rosbag2_bagfile_information']
+        (entry,) = info['files']
+        entry['path'] = name
+        if merged is None:
+            merged = info
+            merged['relative_file_paths'], merged['files'] = [name], [entry]
+            continue
+        merged['relative_file_paths'].append(name)
+        merged['files'].append(entry)
+        merged['message_count'] += info['message_count']
+        counts = {t['topic_metadata']['name']: t['message_count']
+                  for t in info['topics_with_message_count']}
+        for topic in merged['topics_with_message_count']:
+            topic['message_count'] += counts.get(topic['topic_metadata']['name'], 0)
+    first = merged['files'][0]['starting_time']['nanoseconds_since_epoch']
+    last = merged['files'][-1]
+    merged['starting_time']['nanoseconds_since_epoch'] = first
+    merged['duration']['nanoseconds'] = (last['starting_time']['nanoseconds_since_epoch']
+                                         + last['duration']['nanoseconds'] - first)
+    (output / 'metadata.yaml').write_text(yaml.safe_dump(
+        {'rosbag2_bagfile_information': merged}, sort_keys=False))
+
+
+def merge_records(results):
+    """The pair records of consecutive blocks as one replay's: first times from the first
+    block that has them, the last contact end, the least time to collision and distance,
+    the tick lists joined.  Refusal counts summed."""
+    pairs, skipped = {}, {}
+    for result in results:
+        for reason, count in result.skipped.items():
+            skipped[reason] = skipped.get(reason, 0) + count
+        for key, r in result.pairs.items():
+            m = pairs.setdefault(key, r)
+            if m is r:
+                continue
+            if np.isnan(m.first_warning):
+                m.first_warning = r.first_warning
+            if np.isnan(m.contact_start):
+                m.contact_start = r.contact_start
+            if not np.isnan(r.contact_end):
+                m.contact_end = r.contact_end
+            m.min_time_to_collision = min(m.min_time_to_collision, r.min_time_to_collision)
+            m.closest = min(m.closest, r.closest)
+            m.warned += r.warned
+            m.touching += r.touching
+    return pairs, skipped

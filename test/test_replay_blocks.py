@@ -1,0 +1,131 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The replay in blocks, one process each, against the replay in one: every output message
+byte for byte, the report line for line, whether the seams hold or a block must be replayed
+on from the one before."""
+
+import math
+
+import pytest
+
+rosbags = pytest.importorskip('rosbags')
+
+from rosbags.rosbag2 import Reader, StoragePlugin, Writer  # noqa: E402
+from rosbags.typesys import get_typestore, Stores  # noqa: E402
+
+from collision_monitor.tools import replay_blocks  # noqa: E402
+from collision_monitor.tools.replay import replay  # noqa: E402
+
+STORE = get_typestore(Stores.ROS2_JAZZY)
+T0 = 1_700_000_000 * 10**9
+SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
+
+
+def params(path, bodies):
+    path.write_text('\n'.join(
+        ['/**:', '  ros__parameters:', '    tick_rate: 50.0', '    marker_rate: 10.0',
+         f'    bodies: [{", ".join(bodies)}]']
+        + [f'    {b}: {{pose_topic: /{b}, footprint: {SQUARE}}}' for b in bodies]) + '\n')
+    return path
+
+
+def pose_cdr(t_ns, x, y, yaw):
+    msgs = STORE.types
+    header = msgs['std_msgs/msg/Header'](
+        stamp=msgs['builtin_interfaces/msg/Time'](sec=t_ns // 10**9, nanosec=t_ns % 10**9),
+        frame_id='map')
+    pose = msgs['geometry_msgs/msg/Pose'](
+        position=msgs['geometry_msgs/msg/Point'](x=x, y=y, z=0.0),
+        orientation=msgs['geometry_msgs/msg/Quaternion'](x=0.0, y=0.0, z=math.sin(yaw / 2),
+                                                         w=math.cos(yaw / 2)))
+    return STORE.serialize_cdr(msgs['geometry_msgs/msg/PoseStamped'](header=header, pose=pose),
+                               'geometry_msgs/msg/PoseStamped')
+
+
+def write_bag(path, motions, seconds, rate=50):
+    """Each body's pose at 50 Hz from ``motions[name](t) -> (x, y, yaw)``."""
+    with Writer(path, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conns = {b: writer.add_connection(f'/{b}', 'geometry_msgs/msg/PoseStamped',
+                                          typestore=STORE) for b in motions}
+        for k in range(int(seconds * rate)):
+            t_ns = T0 + k * 10**9 // rate
+            for b, motion in motions.items():
+                writer.write(conns[b], t_ns, pose_cdr(t_ns, *motion(k / rate)))
+
+
+def messages(bag):
+    with Reader(bag) as reader:
+        return [(c.topic, t, bytes(raw)) for c, t, raw in reader.messages()]
+
+
+def both_ways(tmp_path, motions, seconds, monkeypatch, jobs=3):
+    """Replay once in one process and once in `jobs` blocks (of at least four warm-ups,
+    8 s); return the
+    runs, the messages and what the block replay logged."""
+    monkeypatch.setattr(replay_blocks, 'MIN_BLOCK_SECONDS', 3.0)
+    write_bag(tmp_path / 'in', motions, seconds)
+    config = params(tmp_path / 'params.yaml', list(motions))
+    one = replay(tmp_path / 'in', config, tmp_path / 'one', progress=False, jobs=1,
+                 log=lambda *_: None)
+    said = []
+    blocks = replay(tmp_path / 'in', config, tmp_path / 'blocks', progress=False, jobs=jobs,
+                    log=said.append)
+    return one, blocks, messages(tmp_path / 'one'), messages(tmp_path / 'blocks'), said
+
+
+def swing(period, amplitude, phase=0.0):
+    """x of a body swinging towards a body at the origin and back: contact while x < 1."""
+    return lambda t: (1.6 + amplitude * math.cos(2 * math.pi * t / period + phase), 0.2,
+                      0.3 * math.sin(t))
+
+
+def test_blocks_whose_seams_hold_give_the_replay_of_one(tmp_path, monkeypatch):
+    # short contacts and warnings every 2.5 s, none long enough to reach over a warm-up
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(2.5, 0.9),
+               'c': lambda t: (-3.0 + 0.1 * math.sin(t), 2.0, 0.0)}
+    one, blocks, a, b, said = both_ways(tmp_path, motions, 26.0, monkeypatch)
+    assert not said  # no block was replayed on from the one before
+    assert len(list((tmp_path / 'blocks').glob('*.mcap'))) == 3
+    assert len(a) == len(b) and a == b
+    assert one.skipped == blocks.skipped
+    assert (tmp_path / 'one.csv').read_text() == (tmp_path / 'blocks.csv').read_text()
+    contacts = sum(1 for topic, _, _ in a if topic.endswith('/contacts'))
+    assert contacts == 26 * 50
+
+
+def test_a_contact_older_than_the_warm_up_is_carried_over_the_seams(tmp_path, monkeypatch):
+    # c rests against a for the whole bag: a block's worker cannot know when it began, so
+    # the worker of the block before goes on, and the start time stays the first tick after
+    # the first poses
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(3.0, 0.9),
+               'c': lambda t: (-0.95, 0.1 * math.sin(t), 0.0)}
+    one, blocks, a, b, said = both_ways(tmp_path, motions, 26.0, monkeypatch)
+    assert said and said[0].startswith('2 of 3 blocks were replayed on')
+    assert a == b
+    assert (tmp_path / 'one.csv').read_text() == (tmp_path / 'blocks.csv').read_text()
+    assert blocks.pairs[('a', 'c')].contact_start == pytest.approx(0.02)
+
+
+def test_block_starts_lie_on_the_tick_grid_and_respect_the_shortest_block():
+    from collision_monitor.tools.replay import config_from_parameters
+    config = config_from_parameters({'bodies': ['a'], 'a.footprint': SQUARE.strip('"'),
+                                     'a.pose_topic': '/a', 'tick_rate': 30.0})
+    period = round(1e9 / 30.0)
+    starts = replay_blocks.block_starts(config, T0, T0 + 100 * 10**9, 4)
+    assert len(starts) == 4 and starts[0] == T0
+    assert all((s - T0) % period == 0 for s in starts)
+    assert all(b - a >= 24 * 10**9 for a, b in zip(starts, starts[1:]))
+    assert replay_blocks.block_starts(config, T0, T0 + 15 * 10**9, 8) == (T0,)
+    warm = replay_blocks.warmup_ns(config)
+    assert warm % period == 0 and warm >= 2 * 10**9
