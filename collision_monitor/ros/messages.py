@@ -143,12 +143,6 @@ def number_text(value):
     return repr(float(value) + 0.0)
 
 
-def _fmt(values):
-    """A flat list of numbers as text, each as `number_text` writes it (a list's repr: the
-    repr of each float, in C)."""
-    return repr((np.ravel(values) + 0.0).tolist())
-
-
 def _texts(values):
     """Each number of `values` (flattened) as `number_text` writes it, from one list's repr."""
     flat = (np.ravel(values) + 0.0).tolist()
@@ -196,10 +190,12 @@ def warning_statuses(report, names):
     for i, j, fc in report.warnings:
         vertex_body, edge_body = (names[i], names[j]) if fc.vertex_of == 'a' else (names[j],
                                                                                    names[i])
+        px, py = fc.point.tolist()
+        nx, ny = fc.normal.tolist()
         statuses.append((WARN, f'{names[i]}|{names[j]}', f'collision in {fc.time:.3f} s', [
             ('time_to_collision', number_text(fc.time)),
-            ('point', _fmt(fc.point)),
-            ('normal', _fmt(fc.normal)),
+            ('point', repr([px + 0.0, py + 0.0])),  # each as `number_text` writes it
+            ('normal', repr([nx + 0.0, ny + 0.0])),
             ('vertex_body', vertex_body),
             ('vertex', str(fc.vertex)),
             ('edge_body', edge_body),

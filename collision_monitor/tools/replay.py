@@ -28,6 +28,7 @@ rosbag2 bags and writes MCAP); the output messages are the node's own
 import argparse
 import csv
 import dataclasses
+import math
 import os
 import pathlib
 import shutil
@@ -193,29 +194,31 @@ class Replay:
         return messages
 
     def _record(self, report, now):
-        names = self.monitor.names
+        names, pairs = self.monitor.names, self.pairs
         seen = set()
         apart = []
         for (i, j), began in zip(report.contacts.pairs.tolist(), report.contacts.began.tolist()):
-            record = self.pairs.setdefault((names[i], names[j]), PairRecord())
-            if np.isnan(record.contact_start):
+            key = (names[i], names[j])
+            record = pairs.get(key) or pairs.setdefault(key, PairRecord())
+            if math.isnan(record.contact_start):
                 record.contact_start = began
             record.contact_end = now
             record.closest = 0.0
             record.touching.append(now)
             seen.add((i, j))
         for i, j, first in report.warnings:
-            record = self.pairs.setdefault((names[i], names[j]), PairRecord())
-            if np.isnan(record.first_warning):
+            key = (names[i], names[j])
+            record = pairs.get(key) or pairs.setdefault(key, PairRecord())
+            if math.isnan(record.first_warning):
                 record.first_warning = now
             record.min_time_to_collision = min(record.min_time_to_collision, first.time)
             record.warned.append(now)
             if (i, j) not in seen:
                 apart.append((i, j))
         if apart:  # warned but apart: the boundaries' least distance
-            for (i, j), d in zip(apart, self.monitor.world.distances(np.array(apart))):
-                record = self.pairs[(names[i], names[j])]
-                record.closest = min(record.closest, float(d))
+            for (i, j), d in zip(apart, self.monitor.world.distances(np.array(apart)).tolist()):
+                record = pairs[(names[i], names[j])]
+                record.closest = min(record.closest, d)
 
 
 def replay(bag, params_file, output, node_name='collision_monitor', markers=True,
