@@ -16,7 +16,10 @@ byte for byte, the report line for line, whether the seams hold or a block must 
 on from the one before."""
 
 import math
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 rosbags = pytest.importorskip('rosbags')
@@ -94,14 +97,14 @@ def test_blocks_whose_seams_hold_give_the_replay_of_one(tmp_path, monkeypatch):
     # short contacts and warnings every 2.5 s, none long enough to reach over a warm-up
     motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(2.5, 0.9),
                'c': lambda t: (-3.0 + 0.1 * math.sin(t), 2.0, 0.0)}
-    one, blocks, a, b, said = both_ways(tmp_path, motions, 26.0, monkeypatch)
+    one, blocks, a, b, said = both_ways(tmp_path, motions, 28.0, monkeypatch)
     assert not said  # no block was replayed on from the one before
     assert len(list((tmp_path / 'blocks').glob('*.mcap'))) == 3
     assert len(a) == len(b) and a == b
     assert one.skipped == blocks.skipped
     assert (tmp_path / 'one.csv').read_text() == (tmp_path / 'blocks.csv').read_text()
     contacts = sum(1 for topic, _, _ in a if topic.endswith('/contacts'))
-    assert contacts == 26 * 50
+    assert contacts == 28 * 50
 
 
 def test_a_contact_older_than_the_warm_up_is_carried_over_the_seams(tmp_path, monkeypatch):
@@ -110,7 +113,7 @@ def test_a_contact_older_than_the_warm_up_is_carried_over_the_seams(tmp_path, mo
     # the first poses
     motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(3.0, 0.9),
                'c': lambda t: (-0.95, 0.1 * math.sin(t), 0.0)}
-    one, blocks, a, b, said = both_ways(tmp_path, motions, 26.0, monkeypatch)
+    one, blocks, a, b, said = both_ways(tmp_path, motions, 28.0, monkeypatch)
     assert said and said[0].startswith('2 of 3 blocks were replayed on')
     assert a == b
     assert (tmp_path / 'one.csv').read_text() == (tmp_path / 'blocks.csv').read_text()
@@ -122,10 +125,38 @@ def test_block_starts_lie_on_the_tick_grid_and_respect_the_shortest_block():
     config = config_from_parameters({'bodies': ['a'], 'a.footprint': SQUARE.strip('"'),
                                      'a.pose_topic': '/a', 'tick_rate': 30.0})
     period = round(1e9 / 30.0)
-    starts = replay_blocks.block_starts(config, T0, T0 + 100 * 10**9, 4)
+    end = T0 + 100 * 10**9
+    starts = replay_blocks.block_starts(config, T0, end, 4)
     assert len(starts) == 4 and starts[0] == T0
     assert all((s - T0) % period == 0 for s in starts)
-    assert all(b - a >= 24 * 10**9 for a, b in zip(starts, starts[1:]))
+    lengths = np.diff([*starts, end])
+    assert (np.diff(lengths) < 0).all() and lengths[-1] >= 10 * 10**9
+    # a block's worker time: its ticks, and FEED_COST of a tick for each tick before it
+    work = lengths + replay_blocks.FEED_COST * (np.array(starts) - T0)
+    assert work.max() - work.min() < 2 * period
+    # 24 blocks would be shorter than 10 s at the end: as many as can be
+    many = replay_blocks.block_starts(config, T0, end, 24)
+    assert end - many[-1] >= 10 * 10**9
+    assert replay_blocks.block_starts(config, T0, end, len(many) + 1) == many
     assert replay_blocks.block_starts(config, T0, T0 + 15 * 10**9, 8) == (T0,)
     warm = replay_blocks.warmup_ns(config)
     assert warm % period == 0 and warm >= 2 * 10**9
+
+
+def test_the_command_forks_its_blocks_and_writes_what_one_process_writes(tmp_path):
+    # a fresh process has started no numba threads: its blocks are forked from it
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(2.5, 0.9)}
+    write_bag(tmp_path / 'in', motions, 28.0)
+    config = params(tmp_path / 'params.yaml', list(motions))
+    replay(tmp_path / 'in', config, tmp_path / 'one', progress=False, jobs=1,
+           log=lambda *_: None)
+    command = [sys.executable, '-m', 'collision_monitor.tools.replay', str(tmp_path / 'in'),
+               '--params-file', str(config), '--output', str(tmp_path / 'blocks')]
+    done = subprocess.run(command + ['--jobs', '2'], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / 'blocks').glob('*.mcap'))) == 2
+    assert messages(tmp_path / 'one') == messages(tmp_path / 'blocks')
+    refused = subprocess.run(command + ['--jobs', '0'], capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and '--jobs: expected a whole number' in refused.stderr

@@ -62,15 +62,27 @@ def warmup_ns(config):
     return -(-round(seconds * 1e9) // period) * period
 
 
+FEED_COST = 0.1
+"""What reading and feeding a tick's inputs without the tick costs, as a share of the tick
+(100 bodies at 50 Hz here: 30 us against 265): a later block's worker spends that on every
+tick before its warm-up, so later blocks are made shorter."""
+
+
 def block_starts(config, epoch_ns, end_ns, jobs):
-    """The first tick (ns) of each block: `jobs` blocks of equal length at most, each at
-    least `MIN_BLOCK_SECONDS` and four warm-ups long, over the ticks from `epoch_ns` to
-    `end_ns`."""
+    """The first tick (ns) of each block over the ticks from `epoch_ns` to `end_ns`: as many
+    blocks as `jobs` allows with each at least `MIN_BLOCK_SECONDS` and four warm-ups long,
+    made for equal worker times when reading ahead costs `FEED_COST` of ticking (each block
+    shorter than the one before by `FEED_COST` times where that one starts)."""
     period = round(1e9 / config.tick_rate)
     shortest = max(round(MIN_BLOCK_SECONDS * 1e9), 4 * warmup_ns(config))
-    count = int(max(1, min(jobs, (end_ns - epoch_ns) // shortest)))
     ticks = (end_ns - epoch_ns) // period
-    return tuple(epoch_ns + (ticks * k // count) * period for k in range(count))
+    for count in range(max(1, jobs), 0, -1):
+        starts = [0.0]  # in units of one worker's time; block k is 1 - FEED_COST * start long
+        for _ in range(count):
+            starts.append(starts[-1] + 1.0 - FEED_COST * starts[-1])
+        scale = ticks / starts[-1]
+        if count == 1 or (starts[-1] - starts[-2]) * scale * period >= shortest:
+            return tuple(epoch_ns + round(s * scale) * period for s in starts[:-1])
 
 
 @dataclasses.dataclass(frozen=True)
