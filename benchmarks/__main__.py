@@ -521,19 +521,23 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               'recorded as one PoseArray at 50 Hz (`benchmarks/replay_speed.py` writes the '
               "bag), replayed by `collision_monitor.tools.replay.replay` with the node's "
               'parameters at 50 Hz: wall time of the whole call (kernel warm-up, reading, '
-              'ticking, writing the output bag, the CSV and the PNG). A first call on a 1 s '
+              'ticking, writing the output bag, the CSV and the PNG), in blocks of the time '
+              'line on every usable core (the default) and in one process. The benchmark '
+              "process has run numba's OpenMP threads, so its blocks' processes come from a "
+              'fork server and load the cached kernels themselves. A first call on a 1 s '
               f'bag took {replay_start:.2f} s: what a command pays once at start (numba '
               "loading the cached kernels, rosbags' type store, importing matplotlib); the "
               'rows below come after it.', '',
-              '| bag s | markers | wall s | real time x | pairs reported |',
-              '| ---: | --- | ---: | ---: | ---: |']
-    lines += [f'| {length:g} | {_markers(rate)} | {wall:.2f} | {length / wall:.0f} '
-              f'| {pairs} |' for length, rate, wall, pairs in replay_rows]
+              '| bag s | markers | processes | wall s | real time x | pairs reported |',
+              '| ---: | --- | ---: | ---: | ---: | ---: |']
+    lines += [f'| {length:g} | {_markers(rate)} | {jobs} | {wall:.2f} | {length / wall:.0f} '
+              f'| {pairs} |' for length, rate, jobs, wall, pairs in replay_rows]
     length, wall = replay_command
     lines += ['', f'The command as a user runs it (`python -m collision_monitor.tools.replay BAG '
-              f'--params-file P --output OUT`, markers at 10 Hz), a fresh process timed from '
-              f'its start to its exit, on a {length:g} s bag of the same fleet: {wall:.1f} s, '
-              f'{length / wall:.0f}x real time with everything counted.']
+              f'--params-file P --output OUT`, markers at 10 Hz, blocks on every usable core), '
+              f'a fresh process timed from its start to its exit, on a {length:g} s bag of the '
+              f'same fleet: {wall:.1f} s, {length / wall:.0f}x real time with everything '
+              'counted.']
     lines += ['', 'Reproduce: `make bench` (`python -m benchmarks --quick` for N up to 10,000).']
     (DOCS / 'benchmarks.md').write_text('\n'.join(lines) + '\n')
 
@@ -541,6 +545,11 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
 def _markers(rate):
     """How a replay row wrote ~/markers."""
     return 'no markers' if rate is None else f'markers at {rate:g} Hz'
+
+
+def _processes(jobs):
+    """How many processes a replay row ran on."""
+    return 'one process' if jobs == 1 else f'blocks on {jobs} processes'
 
 
 README_BEGIN = '<!-- benchmarks: the table below is written by make bench -->'
@@ -587,15 +596,15 @@ def readme_summary(det, look, bound, rows3d, latency, sizes, replay_start, repla
             lines.append(f'| DDS pose to warning, p50 / p99, {n:,} bodies | {p50:.2f} / '
                          f'{p99:.2f} ms | echo node (the floor), {floor[n][0]:.2f} / '
                          f'{floor[n][1]:.2f} ms | | p99 at most {1 if n <= 100 else 2} ms |')
-    for length, rate, wall, _ in replay_rows:
-        lines.append(f'| replay, 100 bodies at 50 Hz, {length:g} s bag, {_markers(rate)} '
-                     f'| {length / wall:.0f}x real time, {length / (wall + replay_start):.0f}x '
-                     f'with the start-up ({replay_start:.1f} s) | no peer replays bags | '
-                     f'| at least 100x |')
+    for length, rate, jobs, wall, _ in replay_rows:
+        lines.append(f'| replay, 100 bodies at 50 Hz, {length:g} s bag, {_markers(rate)}, '
+                     f'{_processes(jobs)} | {length / wall:.0f}x real time, '
+                     f'{length / (wall + replay_start):.0f}x with the start-up '
+                     f'({replay_start:.1f} s) | no peer replays bags | | at least 100x |')
     length, wall = replay_command
     lines.append(f'| replay command (fresh process, all counted), {length:g} s bag, markers at '
-                 f'10 Hz | {length / wall:.0f}x real time | no peer replays bags | '
-                 f'| at least 100x |')
+                 f'10 Hz, blocks on every core | {length / wall:.0f}x real time | no peer '
+                 'replays bags | | at least 100x |')
     lines += ['', README_END]
     readme = ROOT / 'README.md'
     text = readme.read_text()

@@ -94,25 +94,29 @@ def run(n_bodies=100, rate=50.0, seconds=300.0, command_seconds=3600.0):
 
     The start-up is the whole call on a 1 s bag, the first in the process (numba loading the
     cached kernels, rosbags' type store, matplotlib's import and the report): what a command
-    pays once.  Rows ``(bag seconds, marker rate in Hz or None for no markers, wall seconds,
-    pairs reported)`` follow, each a whole call: without markers, with them at the default
-    10 Hz, and at every tick.  `command` is ``(bag seconds, wall seconds)`` of the
+    pays once.  Rows ``(bag seconds, marker rate in Hz or None for no markers, processes,
+    wall seconds, pairs reported)`` follow, each a whole call: in blocks on every usable core
+    without markers, with them at the default 10 Hz and at every tick, then in one process
+    with markers at 10 Hz.  `command` is ``(bag seconds, wall seconds)`` of the
     ``collision_monitor_replay`` command as a user runs it, a fresh process from interpreter
-    start to exit, on a `command_seconds` bag with the default markers.
+    start to exit, on a `command_seconds` bag with the default markers and jobs.
     """
     from collision_monitor.tools.replay import replay
+    cores = len(os.sched_getaffinity(0))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for length, marker_rate in ((1.0, None), (seconds, None), (seconds, 10.0),
-                                    (seconds, rate)):
-            work = pathlib.Path(tmp) / f'{length}-{marker_rate}'
+        for length, marker_rate, jobs in ((1.0, None, 1), (seconds, None, cores),
+                                          (seconds, 10.0, cores), (seconds, rate, cores),
+                                          (seconds, 10.0, 1)):
+            work = pathlib.Path(tmp) / f'{length}-{marker_rate}-{jobs}'
             work.mkdir()
             bag, params = write_fleet_bag(work, n_bodies, rate, length,
                                           marker_rate=marker_rate or 10.0)
             t = time.perf_counter()
             result = replay(bag, params, work / 'out', markers=marker_rate is not None,
-                            progress=False, log=lambda _: None)
-            rows.append((length, marker_rate, time.perf_counter() - t, len(result.pairs)))
+                            progress=False, log=lambda _: None, jobs=jobs)
+            rows.append((length, marker_rate, jobs, time.perf_counter() - t,
+                         len(result.pairs)))
             shutil.rmtree(work / 'out')  # with markers at 50 Hz, 0.5 GB
         work = pathlib.Path(tmp) / 'command'
         work.mkdir()
@@ -123,4 +127,4 @@ def run(n_bodies=100, rate=50.0, seconds=300.0, command_seconds=3600.0):
                        check=True, env=os.environ, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         command = (command_seconds, time.perf_counter() - t)
-    return rows[0][2], rows[1:], command
+    return rows[0][3], rows[1:], command
