@@ -124,3 +124,17 @@ def test_a_bare_mcap_file_replays_like_its_bag(tmp_path, params):
     (mcap,) = (tmp_path / 'in').glob('*.mcap')
     run = replay(mcap, params, tmp_path / 'out', progress=False, log=lambda *_: None)
     assert run.pairs[('a', 'b')].contact_start == pytest.approx(3.0, abs=1e-6)
+
+
+def test_a_damaged_chunk_is_one_error_line(tmp_path, params, capsys):
+    write_bag(tmp_path / 'in', seconds=4.0)
+    (mcap,) = (tmp_path / 'in').glob('*.mcap')
+    data = bytearray(mcap.read_bytes())
+    at = len(data) // 2  # inside the messages: record lengths read as 2^64 - 1
+    data[at:at + 2000] = b'\xff' * 2000
+    mcap.write_bytes(bytes(data))
+    code = main([str(tmp_path / 'in'), '--params-file', str(params), '--output',
+                 str(tmp_path / 'out')])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count('\n') == 1
+    assert f'{tmp_path / "in"} cannot be read' in err

@@ -248,7 +248,7 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
                 used.append(conn)
         if not used:
             raise ValueError(f'{bag}: none of the configured input topics is in the bag')
-        first = next(iter(reader.messages(connections=used)), None)
+        first = next(replay_blocks.read_messages(reader, used, bag), None)
         epoch_ns = reader.start_time if first is None else first[1]
         end_ns = reader.end_time
     jobs = jobs or len(os.sched_getaffinity(0))

@@ -35,7 +35,9 @@ import dataclasses
 import multiprocessing
 from multiprocessing.connection import wait
 import pathlib
+import pickle
 import shutil
+import signal
 import traceback
 from typing import Optional
 
@@ -159,7 +161,7 @@ def run_worker(plan, worker, link=None, on_tick=None):
     with Reader(plan.bag) as reader:
         wanted = set(plan.connections)
         connections = [c for c in reader.connections if (c.topic, c.msgtype) in wanted]
-        for connection, log_ns, raw in reader.messages(connections=connections):
+        for connection, log_ns, raw in read_messages(reader, connections, plan.bag):
             for tick_ns in run.due(log_ns):
                 if tick_ns == end:
                     link.send(result(run.monitor.snapshot()))
@@ -182,7 +184,12 @@ def run_worker(plan, worker, link=None, on_tick=None):
                 if on_tick:
                     on_tick(written)
             kind, who, _ = run.inputs[connection.topic]
-            msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw, connection.msgtype)
+            try:
+                msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw,
+                                                                            connection.msgtype)
+            except Exception:  # rosbags' decoding of damaged bytes raises what it meets
+                run.skip(f'a message on {connection.topic} cannot be decoded')
+                continue
             run.take(kind, who, msg, raw, log_ns)
     if writer is None:  # the bag ended before this worker's block
         link.send(('empty', worker, None))
@@ -193,13 +200,35 @@ def run_worker(plan, worker, link=None, on_tick=None):
     return last
 
 
+def read_messages(reader, connections, bag):
+    """`reader`'s messages of `connections`; a bag damaged past its index (a chunk that
+    cannot be parsed) raises ValueError naming the bag and how far into it reading got."""
+    messages = reader.messages(connections=connections)
+    last = start = reader.start_time
+    while True:
+        try:
+            item = next(messages)
+        except StopIteration:
+            return
+        except Exception as err:  # rosbags' parsing of damaged bytes raises what it meets
+            raise ValueError(f'{bag} cannot be read {(last - start) * 1e-9:.3f} s into it '
+                             f'({type(err).__name__}: {err})') from err
+        last = item[1]
+        yield item
+
+
 def _worker_main(plan, worker, link, ticks):
     def count(written):
         ticks[worker] = written
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
         run_worker(plan, worker, link, count)
-    except BaseException:  # the parent raises it; a worker dies with nothing said
-        link.send(('error', worker, traceback.format_exc()))
+    except Exception as err:  # the parent raises it again (a bag that cannot be read, ...)
+        try:
+            pickle.dumps(err)
+        except Exception:
+            err = WorkerError(str(err))
+        link.send(('error', worker, err, traceback.format_exc()))
     finally:
         link.close()
 
@@ -219,7 +248,7 @@ def _context():
 
 
 class WorkerError(RuntimeError):
-    """A block's worker failed; the message holds its traceback."""
+    """A block's worker failed with an exception that cannot be sent, or exited."""
 
 
 def run_parallel(plan, on_progress=None):
@@ -252,8 +281,9 @@ def run_parallel(plan, on_progress=None):
                     continue
                 if isinstance(message, BlockResult):
                     ended[(message.block, message.worker)] = message
-                elif message[0] == 'error':
-                    raise WorkerError(f'replay worker {message[1]} failed:\n{message[2]}')
+                elif message[0] == 'error':  # its own exception, its traceback as cause
+                    raise message[2] from WorkerError(
+                        f'in replay worker {message[1]}:\n{message[3]}')
                 else:
                     starts[message[1]] = message[2]
             if on_progress:
