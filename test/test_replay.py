@@ -138,3 +138,4 @@ def test_a_damaged_chunk_is_one_error_line(tmp_path, params, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count('\n') == 1
     assert f'{tmp_path / "in"} cannot be read' in err
+    assert not (tmp_path / 'out').exists()  # nothing half-written left behind

@@ -264,18 +264,23 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
         if bar:
             bar.update(epoch_ns + ticks * period)
 
-    if len(starts) == 1:
-        results = [replay_blocks.run_worker(plan, 0, on_tick=show)]
-    else:
-        plan.parts.mkdir()
-        try:
+    redone = 0
+    try:
+        if len(starts) == 1:
+            results = [replay_blocks.run_worker(plan, 0, on_tick=show)]
+        else:
+            plan.parts.mkdir()
             results, redone = replay_blocks.run_parallel(plan, show)
             replay_blocks.merge_blocks([plan.part(r.block, r.worker) for r in results], output)
-        finally:
+    except BaseException:  # no half-written output bag is left behind
+        shutil.rmtree(output, ignore_errors=True)
+        raise
+    finally:
+        if len(starts) > 1:
             shutil.rmtree(plan.parts, ignore_errors=True)
-        if redone:
-            log(f'{redone} of {len(starts)} blocks were replayed on from the block before '
-                f'(a contact or warning older than the warm-up ran into them)')
+    if redone:
+        log(f'{redone} of {len(starts)} blocks were replayed on from the block before '
+            f'(a contact or warning older than the warm-up ran into them)')
     if bar:
         bar.close()
     run = Replay(config, epoch_ns, markers=markers)
