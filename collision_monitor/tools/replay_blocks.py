@@ -294,8 +294,9 @@ def run_parallel(plan, on_progress=None):
                 done = ended.get((b, producer.get(b)))
                 if done is None:
                     break
-                if done.snapshot is None:  # the bag ended in block b
+                if done.snapshot is None:  # the bag ended in block b: its worker exits
                     chosen.append(done)
+                    _stop(processes, links, producer[b], wait=True)
                     return chosen, redone
                 if b + 1 not in starts:
                     break
