@@ -107,6 +107,17 @@ def test_blocks_whose_seams_hold_give_the_replay_of_one(tmp_path, monkeypatch):
     assert contacts == 28 * 50
 
 
+def test_a_contact_older_than_the_warm_up_gets_a_longer_one(tmp_path, monkeypatch):
+    # b touches a from about 7 s to 13 s, over the first seam (10.3 s) and past the start of
+    # its 2 s warm-up: the worker starts again with 4 s, so the seam holds
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(20.0, 0.9)}
+    one, blocks, a, b, said = both_ways(tmp_path, motions, 28.0, monkeypatch)
+    assert not said
+    assert a == b
+    began = blocks.pairs[('a', 'b')].contact_start
+    assert began == one.pairs[('a', 'b')].contact_start < 10.3 - 2.0
+
+
 def test_a_contact_older_than_the_warm_up_is_carried_over_the_seams(tmp_path, monkeypatch):
     # c rests against a for the whole bag: a block's worker cannot know when it began, so
     # the worker of the block before goes on, and the start time stays the first tick after

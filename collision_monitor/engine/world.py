@@ -558,6 +558,11 @@ class CollisionWorld:
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
         self._history = None
 
+    def began_at(self, stamp):
+        """Whether a contact of the last stamped tick is dated `stamp` (s): for the first
+        stamped tick, one that was there already."""
+        return self._history is not None and stamp in self._history[1].values()
+
     def memory(self):
         """What the next stamped tick takes from the last one, in a form to compare: None
         before the first, else ``(stamp, ((pair, began), ...) sorted, active mask, then the

@@ -297,8 +297,9 @@ class Monitor:
         same outputs.  It holds the pose histories, the first-seen flags, the footprints, the
         warning debounce, the last state message, the marker schedule and the world's
         memory of its last stamped tick (`CollisionWorld.memory`)."""
-        pairs = tuple(sorted((pair, st.predicted, st.missing, st.warned,
-                              None if st.last is None else
+        # a warned pair's count matters no more (an unwarned one's stays below trigger_ticks)
+        pairs = tuple(sorted((pair, st.warned, 0 if st.warned else st.predicted,
+                              st.missing, None if st.last is None else
                               (*st.last[:4], st.last.point.tobytes(), st.last.normal.tobytes()))
                              for pair, st in self._pairs.items()))
         state = None if self._last_state is None else tuple(map(sorted, self._last_state))

@@ -122,6 +122,11 @@ class BlockResult:
     skipped: dict
 
 
+class _LongerWarmup(Exception):
+    """A contact in the worker's monitor at its block's first tick has gone on since the first
+    tick of the warm-up: when it began lies further back."""
+
+
 def run_worker(plan, worker, link=None, on_tick=None):
     """Replay the blocks of `worker`, from block `worker` on; return the last `BlockResult`.
 
@@ -130,15 +135,32 @@ def run_worker(plan, worker, link=None, on_tick=None):
     each waits for ``'continue'`` (go on through the next block) or ``'stop'``.  Without one
     it replays from `worker`'s block to the end of the bag.  `on_tick(count)` is called with
     the number of ticks written so far.
+
+    A contact that has lasted through the whole warm-up began before it, at a time the worker
+    cannot know: it starts again with a warm-up twice as long, as long as that stays within
+    the previous block (beyond, the previous block's worker would go on through this block
+    sooner).
     """
-    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
-    from rosbags.typesys import get_typestore, Stores
     warmup()
     cdr_warmup()
+    start = plan.starts[worker]
+    warm_ns = plan.warmup_ns if worker else 0
+    while True:
+        longer = start - 2 * warm_ns >= plan.starts[worker - 1] if worker else False
+        try:
+            return _replay_from(plan, worker, start - warm_ns, longer, link, on_tick)
+        except _LongerWarmup:
+            warm_ns *= 2
+
+
+def _replay_from(plan, worker, warm_from, longer, link, on_tick):
+    """`run_worker` with its warm-up from tick `warm_from`; `longer`: raise `_LongerWarmup`
+    for a contact as old as the warm-up."""
+    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+    from rosbags.typesys import get_typestore, Stores
     typestore = get_typestore(Stores.ROS2_JAZZY)
     run = Replay(plan.config, plan.epoch_ns, markers=plan.markers)
     block, start, end = worker, plan.starts[worker], plan.end(worker)
-    warm_from = start - plan.warmup_ns if worker else start
     written = 0
     writer = topics = None
 
@@ -176,6 +198,8 @@ def run_worker(plan, worker, link=None, on_tick=None):
                     run.tick(tick_ns)
                     continue
                 if writer is None:  # the first tick of the worker's own block
+                    if longer and run.monitor.world.began_at(run.time.seconds(warm_from)):
+                        raise _LongerWarmup
                     link.send(('start', worker, run.monitor.snapshot()))
                     open_block()
                 for name, data in run.tick(tick_ns).items():
