@@ -52,6 +52,26 @@ def test_containment_is_found():
     assert c.depth == pytest.approx(1.0)  # 1.0 to move inner out through the nearest side
 
 
+@given(simple_polygons(convex=True), simple_polygons(min_vertices=5), pose, st.booleans())
+def test_containment_of_polygons_with_different_vertex_counts(inner, outer, p, inner_first):
+    """A polygon strictly inside another (shapely) is CONTAINMENT whichever comes first, its
+    every vertex inside and no vertex of the container inside it: the counts of either side
+    are told apart even when the polygons' vertex counts differ."""
+    outer = rigid(outer, p[2], p[0], p[1])
+    so = to_shapely(outer)
+    centre = so.representative_point()
+    room = so.exterior.distance(centre)
+    inner = np.asarray(inner) - to_shapely(inner).centroid.coords[0]
+    inner = inner * (0.5 * room / np.max(np.hypot(*inner.T))) + centre.coords[0]
+    assume(len(inner) != len(outer))
+    assert so.contains(to_shapely(inner))
+    a, b = (inner, outer) if inner_first else (outer, inner)
+    c = contact(a, b)
+    assert c.kind == ContactKind.CONTAINMENT and len(c.intersections) == 0
+    inside, container = (c.a_in_b, c.b_in_a) if inner_first else (c.b_in_a, c.a_in_b)
+    assert sorted(inside) == list(range(len(inner))) and len(container) == 0
+
+
 def on_common_line(a, b, x, tol=1e-9):
     """Whether x lies on an edge of a and an edge of b that are collinear within tol."""
     def edges_through(poly):
@@ -269,3 +289,28 @@ def test_a_concave_pairs_depth_is_its_deepest_vertex_behind_its_p_b_edge():
                 normal = -sign * outward
         assert c.depth == pytest.approx(deepest, abs=1e-12)
         np.testing.assert_allclose(c.normal, normal, atol=1e-12)
+
+
+def lattice_polygon(rng):
+    """A convex polygon of integer vertices in [-2, 2]^2, its zeros written as -0.0."""
+    while True:
+        hull = shapely.convex_hull(shapely.multipoints(rng.integers(-2, 3, (5, 2))))
+        if hull.geom_type == 'Polygon':
+            poly = np.asarray(hull.exterior.coords, dtype=float)[:-1]
+            poly[poly == 0.0] = -0.0
+            return poly if rng.random() < 0.5 else poly[::-1].copy()
+
+
+def test_contact_points_carry_no_negative_zero():
+    """Vertices, crossings and p_B come out with zeros positive even when the input's are
+    -0.0 (a zero's sign would show in printed and serialized results)."""
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(2000):
+        c = contact(lattice_polygon(rng), lattice_polygon(rng))
+        if c is None:
+            continue
+        seen += 1
+        for values in (c.points, c.p_b):
+            assert not np.any(np.signbit(values[values == 0.0]))
+    assert seen > 500
