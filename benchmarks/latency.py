@@ -80,6 +80,111 @@ def start_echo(params_file, domain, log_path=None):
                             stderr=subprocess.DEVNULL)
 
 
+def fleet_params(n_bodies, rate, tick_on_source, work):
+    """Write the node's parameter file for n_bodies 0.6 m x 0.4 m bodies from one bulk
+    source on /lat/poses into directory `work`; return its path."""
+    names = [f'b{k}' for k in range(n_bodies)]
+    square = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
+    text = '\n'.join(['collision_monitor:', '  ros__parameters:', f'    tick_rate: {rate}',
+                      '    trigger_ticks: 1', f'    bodies: [{", ".join(names)}]',
+                      f'    tick_on_source: {str(tick_on_source).lower()}',
+                      '    sources: [fleet]', '    fleet:', '      topic: /lat/poses',
+                      f'      bodies: [{", ".join(names)}]']
+                     + [f'    {b}: {{footprint: {square}}}' for b in names]) + '\n'
+    (work / 'params.yaml').write_text(text)
+    return work / 'params.yaml'
+
+
+def fleet_message(n_bodies):
+    """A PoseArray of the fleet, serialized: ``(bytes, poses)`` with `poses` the (n, 7)
+    float64 view of its poses inside the bytes (CDR puts them last, 7 doubles each)."""
+    from geometry_msgs.msg import Pose, PoseArray
+    from rclpy.serialization import serialize_message
+    side = math.sqrt(n_bodies) * 4.0
+    xy = np.random.default_rng(1).uniform(0, side, (n_bodies, 2))
+    msg = PoseArray()
+    msg.header.frame_id = 'map'
+    msg.poses = [Pose() for _ in range(n_bodies)]
+    for p, (x, y) in zip(msg.poses, xy.tolist()):
+        p.position.x, p.position.y = x, y
+        p.orientation.w = 1.0
+    data = bytearray(serialize_message(msg))
+    poses = np.frombuffer(data, '<f8', 7 * n_bodies, len(data) - 56 * n_bodies).reshape(-1, 7)
+    return data, poses
+
+
+def _move(data, poses, t, stamp_ns):
+    """b0 and b1 close in on each other, 1 m apart, oscillating (always a warning); the
+    stamp (int32 sec, uint32 nanosec after the 4-byte encapsulation header) set."""
+    poses[0, :2] = 0.0, -5.0
+    poses[1, :2] = 1.2 + 0.3 * math.sin(t), -5.0
+    struct.pack_into('<iI', data, 4, stamp_ns // 10**9, stamp_ns % 10**9)
+
+
+def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
+    """Where the node's time goes on one bulk message: the node built in this process, its
+    PoseArray callback called directly with the serialized message (no DDS), `calls` times
+    back to back and `calls` times after `idle` seconds of sleep (the gap between messages
+    at 47 Hz).  Returns ``{part: (back to back us, after idle us)}``, medians per call:
+    the whole callback; taking the poses (parse and `Monitor.bulk`); `Monitor.tick`, and of
+    it the engine's `step`; the warnings and the contacts messages (built and published).
+    The warnings message is stamped after `Monitor.tick`: what precedes the stamp is what
+    the DDS latency above adds to the floor."""
+    confine_dds(domain)
+    import rclpy
+    from collision_monitor.ros.node import CollisionMonitorNode
+    work = pathlib.Path(tempfile.mkdtemp(prefix='breakdown-'))
+    params = fleet_params(n_bodies, 50.0, True, work)
+    rclpy.init(args=['--ros-args', '--params-file', str(params), '-p', 'autostart:=false'])
+    node = CollisionMonitorNode()
+    node.trigger_configure()
+    node.trigger_activate()
+    timing = {}
+
+    def timed(obj, name, part):
+        method = getattr(obj, name)
+
+        def wrapper(*args, **kwargs):
+            t0 = time.perf_counter()
+            out = method(*args, **kwargs)
+            timing[part] = timing.get(part, 0.0) + time.perf_counter() - t0
+            return out
+        setattr(obj, name, wrapper)
+    monitor, out = node.monitor, node._out
+    timed(monitor, 'bulk', 'poses')
+    timed(monitor, 'tick', 'tick')
+    timed(monitor.world, 'step', 'step')
+    timed(out, 'warnings', 'warnings')
+    timed(node._pub_warnings, 'publish', 'warnings')
+    timed(out, 'contacts', 'contacts')
+    timed(node._pub_contacts, 'publish', 'contacts')
+    callback = node._bulk_callback('fleet')
+    data, poses = fleet_message(n_bodies)
+    rows = {}
+    try:
+        for gap in (0.0, 0.0, idle):  # the first round warms up
+            samples = []
+            for k in range(calls):
+                if gap:
+                    time.sleep(gap)
+                stamp = node.get_clock().now().nanoseconds
+                _move(data, poses, stamp * 1e-9, stamp)  # moving as fast as in `measure`
+                timing.clear()
+                t0 = time.perf_counter()
+                callback(bytes(data))
+                timing['callback'] = time.perf_counter() - t0
+                samples.append(dict(timing))
+            rows[gap] = {part: np.median([s[part] for s in samples]) * 1e6
+                         for part in samples[0]}
+    finally:
+        node.destroy_node()
+        rclpy.shutdown()
+    # the poses part is the whole callback before the tick, parse included
+    for r in rows.values():
+        r['poses'] = r['callback'] - r['tick'] - r['warnings'] - r['contacts']
+    return {part: (rows[0.0][part], rows[idle][part]) for part in rows[0.0]}
+
+
 def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
             tick_on_source=False, floor=False):
     """Return (p50 ms, p99 ms, overrun fraction, samples).
@@ -91,21 +196,12 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     confine_dds(domain)
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
-    from geometry_msgs.msg import Pose, PoseArray
+    from geometry_msgs.msg import PoseArray
     from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                            ReliabilityPolicy)
-    from rclpy.serialization import serialize_message
-    names = [f'b{k}' for k in range(n_bodies)]
-    square = '"[[0.3, 0.2], [-0.3, 0.2], [-0.3, -0.2], [0.3, -0.2]]"'
-    text = '\n'.join(['collision_monitor:', '  ros__parameters:', f'    tick_rate: {rate}',
-                      '    trigger_ticks: 1', f'    bodies: [{", ".join(names)}]',
-                      f'    tick_on_source: {str(tick_on_source).lower()}',
-                      '    sources: [fleet]', '    fleet:', '      topic: /lat/poses',
-                      f'      bodies: [{", ".join(names)}]']
-                     + [f'    {b}: {{footprint: {square}}}' for b in names]) + '\n'
     work = pathlib.Path(tempfile.mkdtemp(prefix='latency-'))
-    (work / 'params.yaml').write_text(text)
-    proc = (start_echo if floor else start_node)(work / 'params.yaml', domain,
+    params = fleet_params(n_bodies, rate, tick_on_source, work)
+    proc = (start_echo if floor else start_node)(params, domain,
                                                  log_path=work / 'node.log')
     rclpy.init()
     node = rclpy.create_node('latency_driver')
@@ -128,19 +224,7 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     deadline = time.monotonic() + 60.0
     while not ready and time.monotonic() < deadline:
         rclpy.spin_once(node, timeout_sec=0.05)
-    side = math.sqrt(n_bodies) * 4.0
-    rng = np.random.default_rng(1)
-    xy = rng.uniform(0, side, (n_bodies, 2))
-    msg = PoseArray()
-    msg.header.frame_id = 'map'
-    msg.poses = [Pose() for _ in range(n_bodies)]
-    for p, (x, y) in zip(msg.poses, xy.tolist()):
-        p.position.x, p.position.y = x, y
-        p.orientation.w = 1.0
-    # CDR: the poses (7 little-endian doubles each) end the message; the stamp (int32 sec,
-    # uint32 nanosec) follows the 4-byte encapsulation header
-    data = bytearray(serialize_message(msg))
-    poses = np.frombuffer(data, '<f8', 7 * n_bodies, len(data) - 56 * n_bodies).reshape(-1, 7)
+    data, poses = fleet_message(n_bodies)
     published = []
     start = time.monotonic()
     next_pub = start
@@ -149,11 +233,8 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
         now = time.monotonic()
         if now >= next_pub:
             t = now - start
-            # b0 and b1 close in on each other, 1 m apart, oscillating: always a warning
-            poses[0, :2] = 0.0, -5.0
-            poses[1, :2] = 1.2 + 0.3 * math.sin(t), -5.0
             stamp = node.get_clock().now().nanoseconds
-            struct.pack_into('<iI', data, 4, stamp // 10**9, stamp % 10**9)
+            _move(data, poses, t, stamp)
             if t > warm:
                 published.append(stamp * 1e-9)
             pub.publish(bytes(data))
