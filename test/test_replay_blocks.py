@@ -154,6 +154,33 @@ def test_block_starts_lie_on_the_tick_grid_and_respect_the_shortest_block():
     assert warm % period == 0 and warm >= 2 * 10**9
 
 
+def test_blocks_from_a_fork_server_leave_no_semaphore_behind(tmp_path):
+    """A process that has run numba's threads replays through a fork server; there numba's
+    threading layer takes a named semaphore in each worker, which a worker ended by
+    terminate() (its block replayed on by the one before) must still unlink on its way out:
+    Python's resource tracker names any left at the process's exit."""
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(3.0, 0.9),
+               'c': lambda t: (-0.95, 0.1 * math.sin(t), 0.0)}
+    write_bag(tmp_path / 'in', motions, 28.0)
+    config = params(tmp_path / 'params.yaml', list(motions))
+    script = tmp_path / 'run.py'
+    script.write_text('\n'.join([
+        'import numba', 'import numpy as np',
+        'from collision_monitor.tools import replay_blocks',
+        'from collision_monitor.tools.replay import replay', '',
+        '@numba.njit(parallel=True)', 'def touch(a):',
+        '    for i in numba.prange(a.shape[0]):', '        a[i] += 1.0', '',
+        "if __name__ == '__main__':",
+        '    touch(np.zeros(4))', '    replay_blocks.MIN_BLOCK_SECONDS = 3.0',
+        f'    replay({str(tmp_path / "in")!r}, {str(config)!r}, {str(tmp_path / "out")!r}, '
+        'progress=False, jobs=3, log=print)', '']))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert 'replayed on' in done.stdout  # workers were ended early
+    assert 'leaked' not in done.stderr, done.stderr
+
+
 def test_the_command_forks_its_blocks_and_writes_what_one_process_writes(tmp_path):
     # a fresh process has started no numba threads: its blocks are forked from it
     motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(2.5, 0.9)}

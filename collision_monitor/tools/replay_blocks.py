@@ -38,6 +38,7 @@ import pathlib
 import pickle
 import shutil
 import signal
+import sys
 import traceback
 from typing import Optional
 
@@ -245,6 +246,9 @@ def _worker_main(plan, worker, link, ticks):
     def count(written):
         ticks[worker] = written
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # terminate() (a block another worker replays on) leaves through Python's exit, whose
+    # finalizers unlink the named semaphore numba's threading layer takes under forkserver
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         run_worker(plan, worker, link, count)
     except Exception as err:  # the parent raises it again (a bag that cannot be read, ...)
