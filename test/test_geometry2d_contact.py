@@ -265,12 +265,18 @@ def test_p_b_is_on_the_edge_the_tutorial_names(a):
     np.testing.assert_allclose(c.p_b, [q for _, q in want], atol=1e-12)
 
 
+NOTCH = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [2.0, 3.0], [2.0, 1.0], [1.0, 1.0],
+                  [1.0, 3.0], [0.0, 3.0]])
+"""A U: its right arm is x in [2, 3], y in [0, 3], the gap between the arms x in [1, 2]."""
+
+
 def test_a_concave_pairs_depth_is_its_deepest_vertex_behind_its_p_b_edge():
     """Concave pairs: the depth is the largest distance of a penetrating vertex behind the
     line of its p_B edge (the tutorial's rule, with shapely), and the normal is that edge's."""
-    notch = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [2.0, 3.0], [2.0, 1.0], [1.0, 1.0],
-                      [1.0, 3.0], [0.0, 3.0]])
-    for b in (SQUARE * 0.5 + [1.2, 2.6], SQUARE * 0.4 + [2.7, 0.7], SQUARE + [-1.4, 1.5]):
+    notch = NOTCH
+    poke = np.array([[3.5, 1.5], [2.8, 2.0], [3.5, 2.5]])  # one vertex inside, none back
+    for b in (SQUARE * 0.5 + [1.2, 2.6], SQUARE * 0.4 + [2.7, 0.7], SQUARE + [-1.4, 1.5],
+              poke):
         c = contact(notch, b)
         assert c is not None and len(c.p_a) >= 1
         deepest = -1.0
@@ -314,3 +320,89 @@ def test_contact_points_carry_no_negative_zero():
         for values in (c.points, c.p_b):
             assert not np.any(np.signbit(values[values == 0.0]))
     assert seen > 500
+
+
+def outward(poly, k):
+    """Unit outward normal of edge k of `poly`, its winding read by shapely."""
+    e = poly[(k + 1) % len(poly)] - poly[k]
+    n = np.array([e[1], -e[0]]) / np.linalg.norm(e)
+    return n if to_shapely(poly).exterior.is_ccw else -n
+
+
+@given(st.floats(1.5, 2.5), st.floats(0.01, 0.2), st.floats(-0.1, 0.1), st.booleans(),
+       st.booleans(), st.integers(0, 7), st.booleans())
+@example(2.0, 0.1, 0.0, False, False, 5, True)  # the first crossing on an inner edge
+def test_a_concave_pair_crossing_with_no_vertex_inside(y, width, tilt, notch_first, flip, roll,
+                                                       both_arms):
+    """A bar through the U's right arm (its ends in the gap and outside) or through both
+    arms: no vertex of either inside the other.  The module's rule, with shapely's
+    crossings: the normal is the inward normal of b's edge in the first crossing (edges of
+    a in order, then of b), and the depth the spread of every crossing point along it (the
+    U's vertices rolled, so that the first crossing is not always an outermost one)."""
+    bar = rigid(np.array([[-1.0, -width], [1.0, -width], [1.0, width], [-1.0, width]])
+                * [2.0 if both_arms else 1.0, 1.0], tilt, 1.5 if both_arms else 2.5, y)
+    notch = np.roll(NOTCH[::-1] if flip else NOTCH, roll, axis=0)
+    a, b = (notch, bar) if notch_first else (bar, notch)
+    crossings = []  # (edge of a, edge of b, point) in the kernel's order of edge pairs
+    for i in range(len(a)):
+        for j in range(len(b)):
+            x = shapely.LineString([a[i], a[(i + 1) % len(a)]]).intersection(
+                shapely.LineString([b[j], b[(j + 1) % len(b)]]))
+            if not x.is_empty:
+                crossings.append((i, j, np.array(x.coords[0])))
+    assert len(crossings) == (8 if both_arms else 4)
+    normal = -outward(b, crossings[0][1])
+    along = [p @ normal for _, _, p in crossings]
+    c = contact(a, b)
+    assert c.kind == ContactKind.CROSSING and len(c.p_a) == 0
+    np.testing.assert_allclose(c.normal, normal, atol=1e-12)
+    assert c.depth == pytest.approx(max(along) - min(along), abs=1e-12)
+    assert sorted(map(tuple, c.intersection_edges.tolist())) == sorted(
+        (i, j) for i, j, _ in crossings)
+
+
+def kind_from_counts(n_a, n_b, crossings, len_a, len_b):
+    """[polygons]' table (ContactKind's docstring) from the counts of vertices inside."""
+    if crossings == 0 and (n_a == len_a or n_b == len_b):
+        return ContactKind.CONTAINMENT
+    if n_a == 0 and n_b == 0:
+        return ContactKind.CROSSING
+    if n_a == 0 or n_b == 0:
+        return (ContactKind.VERTEX_EDGE if n_a + n_b == 1
+                else ContactKind.MULTIPLE_VERTEX_EDGE)
+    return ContactKind.EDGE_EDGE if n_a == n_b == 1 else ContactKind.MULTIPLE_EDGE_EDGE
+
+
+@given(simple_polygons(), simple_polygons(),
+       st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floats(-np.pi, np.pi)))
+@example(SQUARE, np.array([[1.0, 1.5], [1.5, 3.0], [2.5, 1.5], [3.0, 3.0], [-1.0, 3.0]]),
+         None)  # two vertices of b in a, one of a in b
+def test_the_kind_follows_the_table_from_shapelys_counts(a, b, p):
+    """The classification from the vertices shapely finds inside the other polygon and the
+    crossings of the boundaries away from vertices (pairs with a vertex within 1e-9 of the
+    other boundary are left out: inside or not is the tolerance's call there).  b is moved
+    by p from a's centroid."""
+    if p is not None:
+        centre = np.array(to_shapely(a).centroid.coords[0])
+        b = rigid(b - to_shapely(b).centroid.coords[0], p[2], *(centre + p[:2]))
+    sa, sb = to_shapely(a), to_shapely(b)
+    near = min(min(sb.exterior.distance(Point(v)) for v in a),
+               min(sa.exterior.distance(Point(v)) for v in b))
+    assume(near > 1e-9 and sa.intersects(sb))
+    n_a = sum(sb.contains(Point(v)) for v in a)
+    n_b = sum(sa.contains(Point(v)) for v in b)
+    boundaries = sa.exterior.intersection(sb.exterior)
+    crossings = 0 if boundaries.is_empty else len(shapely.get_parts(boundaries))
+    c = contact(a, b)
+    assert c.kind == kind_from_counts(n_a, n_b, crossings, len(a), len(b))
+    assert (len(c.a_in_b), len(c.b_in_a), len(c.intersections)) == (n_a, n_b, crossings)
+
+
+def test_a_contact_reads_back_and_names_a_bad_polygon():
+    c = contact(SQUARE, SQUARE + 1.0)
+    assert repr(c).startswith('Contact(kind=EDGE_EDGE, depth=1, normal=')
+    bad = [[0.0, 0.0], [1.0, 0.0]]
+    for args, name in (((bad, SQUARE), 'a'), ((SQUARE, bad), 'b')):
+        for call in (contact, polygons_intersect):
+            with pytest.raises(ValueError, match=f'^{name} needs at least 3 vertices'):
+                call(*args)

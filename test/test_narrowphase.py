@@ -70,6 +70,25 @@ def test_every_contact_of_a_world_is_the_contact_of_its_two_placed_polygons():
         np.testing.assert_array_equal(got.p_b_edge, want.p_b_edge)
 
 
+def test_contacts_with_more_features_than_the_buffer_all_come_back():
+    """Three pairs of 60-point stars turned half a spike against each other: about 120
+    crossings each, more than the feature rows a world of six bodies starts with (64), so
+    the narrow phase runs out of rows part way and is called again with more."""
+    from collision_monitor.kernels.geometry2d.contact import contact
+    k = np.arange(60)
+    star = np.column_stack([np.cos(k * np.pi / 30), np.sin(k * np.pi / 30)]) * np.where(
+        k % 2, 0.6, 1.0)[:, None]
+    poses = np.array([[10.0 * p, 0.0, q * np.pi / 30] for p in range(3) for q in range(2)])
+    world = build([star] * 6, poses)
+    found = list(world.detect())
+    assert [(a, b) for a, b, _ in found] == [('b0', 'b1'), ('b2', 'b3'), ('b4', 'b5')]
+    for a, b, got in found:
+        want = contact(world.world_vertices(a), world.world_vertices(b))
+        assert len(want.points) > 64 and got.kind == want.kind
+        np.testing.assert_allclose(got.points, want.points, atol=1e-9)
+        np.testing.assert_array_equal(got.intersection_edges, want.intersection_edges)
+
+
 def test_an_inactive_body_before_the_others_leaves_their_boxes_current():
     """Body 0 drops out; the bodies after it move into contact: their boxes follow them."""
     world = build([UNIT] * 3, np.array([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0], [9.0, 0.0, 0.0]]))

@@ -170,7 +170,7 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
         cnt, kind, nx, ny, depth = contact_on_axis(a, b, tol, features, nf, axis)
         if cnt == 0:
             continue  # touching within the test's tolerance but no feature: not a contact
-        nf = -cnt if cnt < 0 else nf + cnt
+        nf += cnt
         out_pairs[nc, 0] = i
         out_pairs[nc, 1] = j
         out_kind[nc] = kind

@@ -180,8 +180,9 @@ def contact_kernel(poly_a, poly_b, tol, features, f0):
     point itself for crossings), feature kind, indices (vertex of a, edge of b) | (edge of
     a, vertex of b) | (edge of a, edge of b).
 
-    Returns ``(count, kind, nx, ny, depth)``; `count` is the number of features, negative
-    (minus the number needed) when the buffers are too small, 0 when the polygons are apart.
+    Returns ``(count, kind, nx, ny, depth)``; `count` is the number of features, 0 when
+    the polygons are apart.  Rows past the buffers' end are counted, not written: the
+    features are complete when ``f0 + count`` is at most the buffers' length.
     """
     axis = NO_AXIS
     if poly_a.convex and poly_b.convex:
@@ -259,8 +260,8 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
                 continue
             r = f0 + nf
             if r < cap:
-                x0 += 0.0
-                y0 += 0.0
+                # no -0.0 to clear: a proper crossing is p1 + s (p2 - p1) with 0 < s < 1,
+                # and a sum is -0.0 only when both terms are
                 fxy[r, 0], fxy[r, 1], fpb[r, 0], fpb[r, 1] = x0, y0, x0, y0
                 fkind[r] = FEATURE_CROSSING
                 fidx[r, 0], fidx[r, 1] = i, j
@@ -292,8 +293,6 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
             lo = min(lo, h)
             hi = max(hi, h)
         depth = hi - lo
-    if f0 + nf > cap:
-        return -(f0 + nf), kind, bnx, bny, depth
     return nf, kind, bnx, bny, depth
 
 
