@@ -131,6 +131,48 @@ def test_first_contact_matches_brute_force_roots_of_every_quartic(scale):
     assert found > 50
 
 
+TEARDROP = np.array([(2.5, 0.0), (-1.3, 0.3), (-1.5, 0.35), (-1.7, 0.3), (-1.7, -0.3),
+                     (-1.5, -0.35), (-1.3, -0.3)])
+"""A convex teardrop whose mean vertex lies 3.4 m from its tip, near the far end."""
+
+
+def test_a_vertex_closing_on_a_lopsided_body_near_its_tip_is_found():
+    """A triangle's tip 0.2 to 1 m off the teardrop's edge near its tip, coming at it while
+    both turn and accelerate, the teardrop near the origin: the search's reach disc about
+    the teardrop's mean vertex must reach its tip (a disc whose radius is measured from
+    another point, such as minus the mean, misses the first contact).  Against every
+    vertex-edge quartic's roots."""
+    triangle = np.array([(0.0, 0.0), (0.6, 0.6), (-0.6, 0.6)])
+    edge = TEARDROP[1] - TEARDROP[0]
+    outward = np.array([edge[1], -edge[0]]) / np.linalg.norm(edge)  # CCW: inside is left
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(200):
+        yaw = rng.uniform(-np.pi, np.pi)
+        turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
+        pose_b = np.array([*rng.uniform(-0.5, 0.5, 2), yaw])
+        near = TEARDROP[0] + rng.uniform(0.0, 0.3) * edge + rng.uniform(0.2, 1.0) * outward
+        toward = -(turn @ outward)
+        pose_a = np.array([*(pose_b[:2] + turn @ near), np.arctan2(toward[1], toward[0])
+                           + np.pi / 2])
+        ka = vertex_kinematics(pose_a, np.array([*(toward * rng.uniform(0.5, 2.0)),
+                                                 rng.uniform(-0.5, 0.5)]),
+                               np.append(rng.uniform(-0.5, 0.5, 2), rng.uniform(-0.5, 0.5)),
+                               triangle)
+        kb = vertex_kinematics(pose_b, np.append(rng.uniform(-0.3, 0.3, 2),
+                                                 rng.uniform(-0.5, 0.5)),
+                               np.append(rng.uniform(-0.3, 0.3, 2), rng.uniform(-0.5, 0.5)),
+                               TEARDROP)
+        fc = first_contact(*ka, *kb, 2.0)
+        truth = brute_force_first_contact(*ka, *kb, 2.0)
+        if fc is None:
+            assert truth == np.inf
+        else:
+            assert fc.time == pytest.approx(truth, abs=1e-7)
+            found += fc.time > 0.0
+    assert found > 100
+
+
 # --- first contact against dense sampling of translational motion ------------------------------
 def sampled_first_contact(a, va, aa, b, vb, ab, horizon, steps=400):
     """Truth for translation: first sample where shapely sees contact, then bisection."""
