@@ -51,7 +51,9 @@ test-nojit: $(STAMP)
 # Survivors and why they live: docs/mutation.md.  `mutmut show N` prints mutant N.
 # mutmut 2.5.1 counts only exit status 1 as a kill (a collection error, status 2, would
 # survive): the runner turns every failure into 1.
-MUTANT_PYTEST = $(PY) -m pytest -x -q -p no:cacheprovider -m 'not ros'
+# A mutant can loop for ever: mutmut's own timeout ends the runner but not pytest, so the
+# test run is killed after 5 minutes here (its exit status counts as a kill).
+MUTANT_PYTEST = timeout -s KILL 300 $(PY) -m pytest -x -q -p no:cacheprovider -m 'not ros'
 # every 3D test file, comma-separated (pytest runs a file named twice once)
 TESTS_3D = $(subst $(eval) ,$(comma),$(sort $(wildcard test/test_geometry3d_*.py)))
 comma := ,
