@@ -173,6 +173,42 @@ def test_a_vertex_closing_on_a_lopsided_body_near_its_tip_is_found():
     assert found > 100
 
 
+def test_a_teardrop_spun_up_from_rest_meets_a_triangle_on_its_edge():
+    """The teardrop at rest, spun up (angular acceleration 1 to 2 rad/s^2) with its mean
+    vertex accelerating against its tip's swing, so that the spread of the vertex
+    accelerations about their mean is what its reach disc must hold; a triangle's tip waits
+    just outside where the edge by the teardrop's tip will be 0.8 to 1.8 s on.  Against
+    every quartic's roots (motions whose start already overlaps are left out)."""
+    triangle = np.array([(0.0, 0.0), (0.3, 0.6), (-0.3, 0.6)])
+    rng = np.random.default_rng(4)
+    found = 0
+    for _ in range(100):
+        yaw = rng.uniform(-np.pi, np.pi)
+        turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
+        mean = TEARDROP.mean(axis=0)
+        spin = rng.choice([-1, 1]) * rng.uniform(1.0, 2.0)
+
+        def swing(r):  # spin x r, r in the world's orientation
+            return spin * np.array([-r[1], r[0]])
+        linear = -(5 / 24) * swing(turn @ (TEARDROP[0] - mean)) - swing(turn @ mean)
+        kb = vertex_kinematics(np.array([*rng.uniform(-0.5, 0.5, 2), yaw]), np.zeros(3),
+                               np.array([*linear, spin]), TEARDROP)
+        t = rng.uniform(0.8, 1.8)
+        tip, next_ = (kb[0][k] + 0.5 * kb[2][k] * t * t for k in (0, 1))
+        edge = next_ - tip
+        outward = np.array([edge[1], -edge[0]]) / np.linalg.norm(edge)  # CCW: inside is left
+        place = tip + rng.uniform(0.05, 0.3) * edge + 0.01 * outward
+        ka = vertex_kinematics(np.array([*place, np.arctan2(outward[1], outward[0])
+                                         - np.pi / 2]), np.zeros(3), np.zeros(3), triangle)
+        if shapely.Polygon(ka[0]).intersects(shapely.Polygon(kb[0])):
+            continue
+        fc = first_contact(*ka, *kb, 2.0)
+        truth = brute_force_first_contact(*ka, *kb, 2.0)
+        assert fc is not None and fc.time == pytest.approx(truth, abs=1e-7)
+        found += 1
+    assert found > 90
+
+
 # --- first contact against dense sampling of translational motion ------------------------------
 def sampled_first_contact(a, va, aa, b, vb, ab, horizon, steps=400):
     """Truth for translation: first sample where shapely sees contact, then bisection."""
