@@ -79,6 +79,40 @@ def brute_baraff(va, fa, vb, fb):
     return float(np.max((vb @ n.T).min(axis=0) - (va @ n.T).max(axis=0)))
 
 
+@pytest.mark.parametrize('seed', range(20))
+def test_the_kind_of_a_plane_names_the_feature_its_normal_comes_from(seed):
+    """'face_a': the normal is the outward normal of a face of a; 'face_b': minus that of a
+    face of b; 'edge_edge': at right angles to an edge of a and to an edge of b (numpy's
+    normals and edges of the given triangles), and the gap along it is the plane's."""
+    def normals(v, f):
+        n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+        return n / np.linalg.norm(n, axis=1)[:, None]
+
+    def edges(v, f):
+        e = v[f[:, [1, 2, 0]]] - v[f]
+        return (e / np.linalg.norm(e, axis=2)[:, :, None]).reshape(-1, 3)
+
+    rng = np.random.default_rng(700 + seed)
+    kinds = set()
+    for _ in range(10):
+        va, fa = random_convex(rng, rng.integers(4, 12))
+        vb, fb = random_convex(rng, rng.integers(4, 12), centre=rng.uniform(-2.5, 2.5, 3))
+        plane = separating_plane(va, fa, vb, fb)
+        n = plane.normal
+        kinds.add(plane.kind)
+        if plane.kind == 'face_a':
+            assert np.max(normals(va, fa) @ n) == pytest.approx(1.0, abs=1e-9)
+        elif plane.kind == 'face_b':
+            assert np.max(-normals(vb, fb) @ n) == pytest.approx(1.0, abs=1e-9)
+        else:
+            assert plane.kind == 'edge_edge'
+            assert np.min(np.abs(edges(va, fa) @ n)) == pytest.approx(0.0, abs=1e-9)
+            assert np.min(np.abs(edges(vb, fb) @ n)) == pytest.approx(0.0, abs=1e-9)
+        gap = (vb @ n).min() - (va @ n).max()
+        assert gap == pytest.approx(plane.distance, abs=1e-9)
+    assert len(kinds) >= 2
+
+
 @pytest.mark.parametrize('seed', range(12))
 def test_pruned_separating_plane_on_deep_overlaps_of_many_vertices(seed):
     """The benchmark's hard case: 64-vertex bodies deep in each other, where every edge
