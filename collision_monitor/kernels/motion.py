@@ -246,21 +246,45 @@ class PoseHistory(NamedTuple):
 
 
 @jit
-def plausible_motion(motion, max_coordinate, max_speed, max_angular_speed, max_acceleration,
-                     out):
-    """out[b]: body b's `packed.Motion` row is finite and within the limits: |x|, |y| at most
-    `max_coordinate` (m), speed at most `max_speed` (m/s), |omega| at most
-    `max_angular_speed` (rad/s), every acceleration component at most `max_acceleration`
-    (m/s^2, rad/s^2).  A nan fails every comparison: not plausible."""
+def tick_motion(history, now, window, max_age, limits, static, has_footprint, enabled, seen,
+                fresh, motion, moving, implausible, active):
+    """A tick's motion estimate and who takes part in the tick, in one call.
+
+    `estimate_motion` at `now` fills `fresh` and the `packed.Motion` rows; then per body b:
+    ``implausible[b]``, a fresh moving body whose estimate is not finite or beyond `limits`
+    ``(max_coordinate, max_speed, max_angular_speed, max_acceleration)``: |x|, |y| (m),
+    speed (m/s), |omega| (rad/s), every acceleration component (m/s^2, rad/s^2); such a body
+    is fresh no more.  ``moving[b]``: fresh and not static (its motion goes to the world);
+    ``active[b]``: fresh or static, with a footprint, and monitoring `enabled`.
+
+    Returns ``(moving, implausible, stale)`` counts, stale being the bodies seen once that
+    are neither fresh nor static.
+    """
+    estimate_motion(history, now, window, max_age, fresh, motion)
+    max_coordinate, max_speed, max_angular_speed, max_acceleration = limits
     poses, twists, accels = motion
-    for b in range(poses.shape[0]):
-        out[b] = (abs(poses[b, 0]) <= max_coordinate and abs(poses[b, 1]) <= max_coordinate
-                  and math.isfinite(poses[b, 2])
-                  and math.hypot(twists[b, 0], twists[b, 1]) <= max_speed
-                  and abs(twists[b, 2]) <= max_angular_speed
-                  and abs(accels[b, 0]) <= max_acceleration
-                  and abs(accels[b, 1]) <= max_acceleration
-                  and abs(accels[b, 2]) <= max_acceleration)
+    n_moving = n_implausible = n_stale = 0
+    for b in range(fresh.shape[0]):
+        bad = False
+        if fresh[b] and not static[b]:
+            # a nan fails every comparison: not plausible
+            bad = not (abs(poses[b, 0]) <= max_coordinate and abs(poses[b, 1]) <= max_coordinate
+                       and math.isfinite(poses[b, 2])
+                       and math.hypot(twists[b, 0], twists[b, 1]) <= max_speed
+                       and abs(twists[b, 2]) <= max_angular_speed
+                       and abs(accels[b, 0]) <= max_acceleration
+                       and abs(accels[b, 1]) <= max_acceleration
+                       and abs(accels[b, 2]) <= max_acceleration)
+            if bad:
+                fresh[b] = False
+                n_implausible += 1
+        implausible[b] = bad
+        moving[b] = fresh[b] and not static[b]
+        n_moving += moving[b]
+        active[b] = (fresh[b] or static[b]) and has_footprint[b] and enabled
+        if seen[b] and not fresh[b] and not static[b]:
+            n_stale += 1
+    return n_moving, n_implausible, n_stale
 
 
 @jit

@@ -31,9 +31,8 @@ from ..engine.world import CollisionWorld, Contacts
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
-                              BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, estimate_motion,
-                              plausible_motion, PoseHistory, push_bulk, push_pose,
-                              yaw_from_quaternion)
+                              BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, PoseHistory,
+                              push_bulk, push_pose, tick_motion, yaw_from_quaternion)
 from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
 
@@ -59,6 +58,9 @@ IMPLAUSIBLE_MOTION = 'estimated motion out of range'
 MAX_SPEED = 1e3              # m/s
 MAX_ANGULAR_SPEED = 1e3      # rad/s
 MAX_ACCELERATION = 1e5       # m/s^2 and rad/s^2
+MOTION_LIMITS = (MAX_COORDINATE, MAX_SPEED, MAX_ANGULAR_SPEED, MAX_ACCELERATION)
+"""`tick_motion`'s limits of a plausible motion estimate."""
+
 _BULK_REASONS = {BULK_NON_FINITE: NON_FINITE, BULK_ZERO_QUATERNION: ZERO_QUATERNION,
                  BULK_OUT_OF_RANGE: OUT_OF_RANGE, BULK_OUT_OF_ORDER: OUT_OF_ORDER}
 
@@ -106,9 +108,10 @@ def warmup():
               MAX_COORDINATE, np.zeros(1, np.intp))
     yaw_from_quaternion(0.0, 0.0, 0.0, 1.0)  # a single pose's; push_bulk's is inlined
     motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
-    estimate_motion(history, 0.25, 0.5, 1.0, np.zeros(2, np.bool_), motion)
-    plausible_motion(motion, MAX_COORDINATE, MAX_SPEED, MAX_ANGULAR_SPEED, MAX_ACCELERATION,
-                     np.zeros(2, np.bool_))
+    static, footprint, seen, fresh, moving, implausible, active = (np.zeros(2, np.bool_)
+                                                                   for _ in range(7))
+    tick_motion(history, 0.25, 0.5, 1.0, MOTION_LIMITS, static, footprint, True, seen, fresh,
+                motion, moving, implausible, active)
 
 
 class Monitor:
@@ -137,7 +140,8 @@ class Monitor:
         self._fresh = np.zeros(n, np.bool_)
         self._seen = np.zeros(n, np.bool_)  # ever had a pose
         self._bulk_codes = np.zeros(n, np.intp)  # `push_bulk`'s codes of one message
-        self._plausible_rows = np.zeros(n, np.bool_)  # `plausible_motion` of one tick
+        self._moving = np.zeros(n, np.bool_)  # `tick_motion`'s flags of one tick
+        self._implausible = np.zeros(n, np.bool_)
         self.rejections = Counter()          # (body, reason) -> count
         self.enabled = True
         self._pairs = {}
@@ -309,13 +313,6 @@ class Monitor:
                              pairs, state, self._last_markers, self.world.memory()))
 
     # ticks ---------------------------------------------------------------------------------
-    def _plausible(self):
-        """Per body: the estimated pose, twist and acceleration at the tick are finite and
-        within `MAX_COORDINATE` and the motion limits."""
-        plausible_motion(self._motion, MAX_COORDINATE, MAX_SPEED, MAX_ANGULAR_SPEED,
-                         MAX_ACCELERATION, self._plausible_rows)
-        return self._plausible_rows
-
     def tick(self, now):
         """Detect and predict at time `now` (s); return the TickReport."""
         cfg = self.config
@@ -329,25 +326,25 @@ class Monitor:
             self._last_markers = -math.inf
             report.clock_jumped = True
         self._last_now = now
-        estimate_motion(self.history, now, cfg.history_window, cfg.pose_timeout, self._fresh,
-                        self._motion)
-        moving = self._fresh & ~self.static
-        for b in np.flatnonzero(moving & ~self._plausible()).tolist():
-            # a pose jump or a bad twist: this body leaves the tick until fresh poses rebuild
-            # its history, every other body goes on
+        moving, active = self._moving, np.empty(len(self.names), np.bool_)
+        n_moving, n_implausible, n_stale = tick_motion(
+            self.history, now, cfg.history_window, cfg.pose_timeout, MOTION_LIMITS,
+            self.static, self.has_footprint, self.enabled, self._seen, self._fresh,
+            self._motion, moving, self._implausible, active)
+        # a pose jump or a bad twist: the body leaves the tick until fresh poses rebuild its
+        # history, every other body goes on
+        for b in np.flatnonzero(self._implausible).tolist() if n_implausible else ():
             report.refused.append((b, self.refuse(b, IMPLAUSIBLE_MOTION)))
             self.history.clear(b)
-            self._fresh[b] = False
-            moving[b] = False
-        if moving.all():  # the usual tick: every row as it is, no copies
+        if n_moving == len(self.names):  # the usual tick: every row as it is, no copies
             self.world.set_motion(self._poses, self._twists, self._accels, self._every_body)
-        elif moving.any():
+        elif n_moving:
             self.world.set_motion(self._poses[moving], self._twists[moving],
                                   self._accels[moving], np.flatnonzero(moving))
-        active = (self._fresh | self.static) & self.has_footprint & self.enabled
         self.world.set_active(None, active)
         report.active = active
-        report.stale = np.nonzero(self._seen & ~self._fresh & ~self.static)[0].tolist()
+        report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
+                        if n_stale else [])
         contacts, predictions = self.world.step(cfg.horizon, stamp=now)
         if self._ignored:
             pairs = map(tuple, contacts.pairs.tolist())
