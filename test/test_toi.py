@@ -127,8 +127,27 @@ def test_first_contact_matches_brute_force_roots_of_every_quartic(scale):
             assert truth == np.inf
         elif fc.time > 0.0:
             assert fc.time == pytest.approx(truth, abs=1e-7)
+            check_contact_geometry(fc, ka_, kb_)
             found += 1
     assert found > 50
+
+
+def check_contact_geometry(fc, ka, kb):
+    """The contact's point is its vertex, on its edge, at its time; its normal is the
+    edge's unit normal, pointing from a to b (out of a's edge, into b's)."""
+    def at(kinematics, k):
+        p, v, a = kinematics
+        return p[k] + v[k] * fc.time + 0.5 * a[k] * fc.time ** 2
+    own, other = (ka, kb) if fc.vertex_of == 'a' else (kb, ka)
+    n = len(other[0])
+    e0, e1 = at(other, fc.edge), at(other, (fc.edge + 1) % n)
+    np.testing.assert_allclose(fc.point, at(own, fc.vertex), atol=1e-6)
+    assert shapely.LineString([e0, e1]).distance(shapely.Point(fc.point)) < 1e-6
+    assert np.linalg.norm(fc.normal) == pytest.approx(1.0, abs=1e-12)
+    assert fc.normal @ (e1 - e0) == pytest.approx(0.0, abs=1e-9 * np.linalg.norm(e1 - e0))
+    centre = np.mean([at(other, k) for k in range(n)], axis=0)  # inside the convex edge body
+    outward = (fc.point - centre) @ fc.normal
+    assert outward > 0.0 if fc.vertex_of == 'b' else outward < 0.0
 
 
 TEARDROP = np.array([(2.5, 0.0), (-1.3, 0.3), (-1.5, 0.35), (-1.7, 0.3), (-1.7, -0.3),
