@@ -11,13 +11,14 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""GJK in batches and on bad input."""
+"""GJK in batches, on bad input, and its triangle step against plain geometry."""
 
 import numpy as np
 import pytest
 
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
+from collision_monitor.geometry3d.gjk import _closest_triangle
 
 
 def test_gjk_batch_matches_single_calls():
@@ -41,3 +42,38 @@ def test_gjk_refuses_non_finite_input():
             fn(pts, bad)
     with pytest.raises(ValueError, match='finite'):
         gjk_distance_batch(pts[None], bad[None])
+
+
+def nearest_to_origin(tri):
+    """The triangle's point nearest the origin, by plain geometry: the origin's projection
+    on the plane when it falls inside, else the nearest of the three edges' clamped
+    projections."""
+    a, b, c = tri
+    n = np.cross(b - a, c - a)
+    p = (a @ n) / (n @ n) * n
+    # barycentric coordinates of p from the two edge vectors (least squares, exact here)
+    st = np.linalg.lstsq(np.column_stack([b - a, c - a]), p - a, rcond=None)[0]
+    candidates = [p] if st.min() >= 0.0 and st.sum() <= 1.0 else []
+    for u, v in ((a, b), (b, c), (c, a)):
+        t = np.clip(-(u @ (v - u)) / ((v - u) @ (v - u)), 0.0, 1.0)
+        candidates.append(u + t * (v - u))
+    return min(candidates, key=np.linalg.norm)
+
+
+def test_the_triangle_step_finds_the_nearest_point_of_every_region():
+    """GJK's triangle sub-step (Ericson's Voronoi-region walk) against `nearest_to_origin`,
+    on triangles placed so that the origin faces each vertex, each edge and the face; the
+    weights are barycentric (non-negative, summing to 1)."""
+    rng = np.random.default_rng(5)
+    regions = set()
+    for _ in range(3000):
+        tri = rng.normal(size=(3, 3)) + rng.normal(size=3) * rng.choice([0.0, 1.0, 3.0])
+        if np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0])) < 1e-3:
+            continue
+        weights = np.array(_closest_triangle(tri, 0, 1, 2))
+        assert weights.min() >= -1e-12 and weights.sum() == pytest.approx(1.0, abs=1e-12)
+        want = nearest_to_origin(tri)
+        got = weights @ tri
+        np.testing.assert_allclose(got, want, atol=1e-9 * (1.0 + np.abs(tri).max()))
+        regions.add(int((weights > 1e-12).sum()))
+    assert regions == {1, 2, 3}  # vertices, edges and faces all met
