@@ -490,3 +490,14 @@ def test_the_first_root_within_the_edge_is_taken_after_roots_beyond_its_ends():
         t, _ = vertex_edge_toi(tuple(j[c]), tuple(p[c]), tuple(q[c]), 0.0, 2.0, 1e-12)
         assert t == pytest.approx(within[0], abs=1e-7), (j[c], p[c], q[c], roots, d)
     assert found >= 20
+
+
+@pytest.mark.parametrize('bad', range(6))
+def test_a_misshapen_argument_of_first_contact_is_named(bad):
+    square = np.array([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)])
+    names = ['verts_a', 'vel_a', 'acc_a', 'verts_b', 'vel_b', 'acc_b']
+    args = [square, np.zeros((4, 2)), np.zeros((4, 2)), square + 3.0, np.zeros((4, 2)),
+            np.zeros((4, 2))]
+    args[bad] = np.zeros((4, 3))
+    with pytest.raises(ValueError, match=f'^{names[bad]} must have shape'):
+        first_contact(*args, 2.0)
