@@ -18,7 +18,7 @@ import pytest
 
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
-from collision_monitor.geometry3d.gjk import _closest_triangle
+from collision_monitor.geometry3d.gjk import _closest_tetrahedron, _closest_triangle
 
 
 def test_gjk_batch_matches_single_calls():
@@ -77,3 +77,31 @@ def test_the_triangle_step_finds_the_nearest_point_of_every_region():
         np.testing.assert_allclose(got, want, atol=1e-9 * (1.0 + np.abs(tri).max()))
         regions.add(int((weights > 1e-12).sum()))
     assert regions == {1, 2, 3}  # vertices, edges and faces all met
+
+
+def test_the_tetrahedron_step_finds_the_nearest_point_or_the_inside():
+    """GJK's tetrahedron sub-step against plain geometry: the origin is inside when its
+    barycentric coordinates (numpy's solve) are all positive, else the nearest point is the
+    nearest of the four faces' (`nearest_to_origin`)."""
+    rng = np.random.default_rng(6)
+    seen = set()
+    for _ in range(2000):
+        w = rng.normal(size=(4, 3)) + rng.normal(size=3) * rng.choice([0.0, 0.5, 2.0])
+        edges = (w[1:] - w[0]).T
+        if abs(np.linalg.det(edges)) < 1e-2:
+            continue
+        coords = np.linalg.solve(edges, -w[0])
+        bary = np.append(1.0 - coords.sum(), coords)
+        inside, *weights = _closest_tetrahedron(w)
+        if np.abs(bary).min() < 1e-9:
+            continue  # on a face: inside or not is rounding's call
+        assert inside == (bary.min() > 0.0)
+        seen.add(inside)
+        if inside:
+            continue
+        weights = np.array(weights)
+        assert weights.min() >= -1e-12 and weights.sum() == pytest.approx(1.0, abs=1e-12)
+        faces = [w[list(f)] for f in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))]
+        want = min((nearest_to_origin(f) for f in faces), key=np.linalg.norm)
+        np.testing.assert_allclose(weights @ w, want, atol=1e-9 * (1.0 + np.abs(w).max()))
+    assert seen == {True, False}

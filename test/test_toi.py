@@ -332,6 +332,9 @@ def test_missing_by_a_millimetre_glancing():
 def test_already_touching_is_time_zero():
     got = first_contact(SQ, ones(4, [0, 0]), None, SQ + [1.0, 0.0], ones(4, [1, 0]), None, 1.0)
     assert got.time == 0.0 and got.vertex_of == ''
+    assert got.vertex == got.edge == -1  # the documented values at time 0
+    assert got.point.shape == got.normal.shape == (2,)
+    assert np.isnan(got.point).all() and np.isnan(got.normal).all()
 
 
 # --- rotation: the point model against the rigid motion ----------------------------------------
@@ -490,6 +493,24 @@ def test_the_first_root_within_the_edge_is_taken_after_roots_beyond_its_ends():
         t, _ = vertex_edge_toi(tuple(j[c]), tuple(p[c]), tuple(q[c]), 0.0, 2.0, 1e-12)
         assert t == pytest.approx(within[0], abs=1e-7), (j[c], p[c], q[c], roots, d)
     assert found >= 20
+
+
+@pytest.mark.parametrize('horizon', [0.0, -1.0, np.inf, np.nan])
+def test_a_horizon_that_is_not_a_positive_number_is_refused(horizon):
+    with pytest.raises(ValueError, match='horizon must be a positive number of seconds'):
+        first_contact(SQ, np.zeros((4, 2)), None, SQ + 3.0, np.zeros((4, 2)), None, horizon)
+
+
+def test_arguments_of_different_sizes_or_not_finite_are_named():
+    with pytest.raises(ValueError, match='^verts_b, vel_b and acc_b must have the same shape'):
+        first_contact(SQ, np.zeros((4, 2)), None, SQ + 3.0, np.zeros((3, 2)), None, 1.0)
+    for what, k in (('verts', 0), ('vel', 1), ('acc', 2)):
+        args = [SQ, np.zeros((4, 2)), np.zeros((4, 2)), SQ + 3.0, np.zeros((4, 2)),
+                np.zeros((4, 2))]
+        args[3 + k] = args[3 + k].copy()
+        args[3 + k][1, 0] = np.nan
+        with pytest.raises(ValueError, match=f'^{what}_b has non-finite'):
+            first_contact(*args, 1.0)
 
 
 @pytest.mark.parametrize('bad', range(6))

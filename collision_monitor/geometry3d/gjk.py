@@ -81,6 +81,35 @@ def _closest_triangle(w, a, b, c):
 
 
 @jit
+def _closest_tetrahedron(w):
+    """``(inside, l0, l1, l2, l3)``: whether the origin is inside tetrahedron w[0..3], else
+    the barycentric weights of its point closest to the origin (on the nearest of the faces
+    that the origin lies beyond)."""
+    best = np.inf
+    l0 = l1 = l2 = l3 = 0.0
+    inside = True
+    for f in range(4):
+        a, b, c, d = (0, 1, 2, 3) if f == 0 else (
+            (0, 1, 3, 2) if f == 1 else ((0, 2, 3, 1) if f == 2 else (1, 2, 3, 0)))
+        if not _origin_outside(w, a, b, c, d):
+            continue
+        inside = False
+        u0, u1, u2 = _closest_triangle(w, a, b, c)
+        qx = u0 * w[a, 0] + u1 * w[b, 0] + u2 * w[c, 0]
+        qy = u0 * w[a, 1] + u1 * w[b, 1] + u2 * w[c, 1]
+        qz = u0 * w[a, 2] + u1 * w[b, 2] + u2 * w[c, 2]
+        dist = qx * qx + qy * qy + qz * qz
+        if dist < best:
+            best = dist
+            weights = [0.0, 0.0, 0.0, 0.0]
+            weights[a] = u0
+            weights[b] = u1
+            weights[c] = u2
+            l0, l1, l2, l3 = weights[0], weights[1], weights[2], weights[3]
+    return inside, l0, l1, l2, l3
+
+
+@jit
 def _origin_outside(w, a, b, c, d):
     """True unless the origin lies strictly on d's side of plane w[a] w[b] w[c].
 
@@ -180,30 +209,9 @@ def gjk_kernel(va, vb):
         elif n == 3:
             lam[0], lam[1], lam[2] = _closest_triangle(w, 0, 1, 2)
         else:
-            best = np.inf
-            l0 = l1 = l2 = l3 = 0.0
-            inside = True
-            for f in range(4):
-                a, b, c, d = (0, 1, 2, 3) if f == 0 else (
-                    (0, 1, 3, 2) if f == 1 else ((0, 2, 3, 1) if f == 2 else (1, 2, 3, 0)))
-                if not _origin_outside(w, a, b, c, d):
-                    continue
-                inside = False
-                u0, u1, u2 = _closest_triangle(w, a, b, c)
-                qx = u0 * w[a, 0] + u1 * w[b, 0] + u2 * w[c, 0]
-                qy = u0 * w[a, 1] + u1 * w[b, 1] + u2 * w[c, 1]
-                qz = u0 * w[a, 2] + u1 * w[b, 2] + u2 * w[c, 2]
-                dist = qx * qx + qy * qy + qz * qz
-                if dist < best:
-                    best = dist
-                    weights = [0.0, 0.0, 0.0, 0.0]
-                    weights[a] = u0
-                    weights[b] = u1
-                    weights[c] = u2
-                    l0, l1, l2, l3 = weights[0], weights[1], weights[2], weights[3]
+            inside, lam[0], lam[1], lam[2], lam[3] = _closest_tetrahedron(w)
             if inside:
                 break
-            lam[0], lam[1], lam[2], lam[3] = l0, l1, l2, l3
         # keep only the support of the closest point, in place
         m = 0
         vx = vy = vz = 0.0
