@@ -246,10 +246,11 @@ class PoseHistory(NamedTuple):
 
 
 @jit
-def tick_motion(history, now, window, max_age, limits, static, has_footprint, enabled, seen,
-                fresh, motion, moving, implausible, active):
+def tick_motion(history, now, window, max_age, limits, enabled, known, motion, flags):
     """A tick's motion estimate and who takes part in the tick, in one call.
 
+    `known` is the per-body ``(static, has_footprint, seen)`` bool arrays (seen: had a pose
+    once); `flags` the per-body ``(fresh, moving, implausible, active)`` bool arrays written.
     `estimate_motion` at `now` fills `fresh` and the `packed.Motion` rows; then per body b:
     ``implausible[b]``, a fresh moving body whose estimate is not finite or beyond `limits`
     ``(max_coordinate, max_speed, max_angular_speed, max_acceleration)``: |x|, |y| (m),
@@ -260,6 +261,8 @@ def tick_motion(history, now, window, max_age, limits, static, has_footprint, en
     Returns ``(moving, implausible, stale)`` counts, stale being the bodies seen once that
     are neither fresh nor static.
     """
+    static, has_footprint, seen = known
+    fresh, moving, implausible, active = flags
     estimate_motion(history, now, window, max_age, fresh, motion)
     max_coordinate, max_speed, max_angular_speed, max_acceleration = limits
     poses, twists, accels = motion

@@ -108,10 +108,8 @@ def warmup():
               MAX_COORDINATE, np.zeros(1, np.intp))
     yaw_from_quaternion(0.0, 0.0, 0.0, 1.0)  # a single pose's; push_bulk's is inlined
     motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
-    static, footprint, seen, fresh, moving, implausible, active = (np.zeros(2, np.bool_)
-                                                                   for _ in range(7))
-    tick_motion(history, 0.25, 0.5, 1.0, MOTION_LIMITS, static, footprint, True, seen, fresh,
-                motion, moving, implausible, active)
+    known, flags = (tuple(np.zeros(2, np.bool_) for _ in range(k)) for k in (3, 4))
+    tick_motion(history, 0.25, 0.5, 1.0, MOTION_LIMITS, True, known, motion, flags)
 
 
 class Monitor:
@@ -329,8 +327,8 @@ class Monitor:
         moving, active = self._moving, np.empty(len(self.names), np.bool_)
         n_moving, n_implausible, n_stale = tick_motion(
             self.history, now, cfg.history_window, cfg.pose_timeout, MOTION_LIMITS,
-            self.static, self.has_footprint, self.enabled, self._seen, self._fresh,
-            self._motion, moving, self._implausible, active)
+            self.enabled, (self.static, self.has_footprint, self._seen), self._motion,
+            (self._fresh, moving, self._implausible, active))
         # a pose jump or a bad twist: the body leaves the tick until fresh poses rebuild its
         # history, every other body goes on
         for b in np.flatnonzero(self._implausible).tolist() if n_implausible else ():
