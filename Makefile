@@ -8,10 +8,15 @@ STAMP := $(VENV)/.installed-base
 BENCH_STAMP := $(VENV)/.installed-bench
 
 # DDS stays on this machine, whatever the shell says (Jazzy's switch; tests pick their own
-# ROS_DOMAIN_ID).  One numba cache directory for every process of a run.
+# ROS_DOMAIN_ID).  One numba cache directory for every process of a run, named after the
+# package's sources: numba checks a cached kernel against its own file only, not against the
+# kernels it calls from other modules, so an edit anywhere starts a cache of its own
+# (test/conftest.py names it the same way).
 export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
 unexport ROS_LOCALHOST_ONLY
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+SOURCE_HASH := $(shell cat $$(find collision_monitor -name '*.py' | LC_ALL=C sort) \
+	| sha1sum | cut -c1-12)
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 export PYTHONUNBUFFERED := 1
 
 .PHONY: demo test test-nojit bench soak mutants clean-cache clean
@@ -33,8 +38,10 @@ demo: $(STAMP)
 # terminal, where a crash's own message is seen before Python's fault dump.  Then the engine
 # tests again with numba's bounds checks (kernels compiled apart, in a cache of their own): a
 # kernel writing past a buffer fails there with IndexError instead of corrupting the heap.
-BOUNDSCHECK_CACHE := $(CURDIR)/.numba_cache_boundscheck
+BOUNDSCHECK_CACHE := $(CURDIR)/.numba_cache_boundscheck/$(SOURCE_HASH)
 test: $(STAMP)
+	find .numba_cache .numba_cache_boundscheck -mindepth 1 -maxdepth 1 \
+		! -name $(SOURCE_HASH) -exec rm -rf {} + 2>/dev/null || true
 	$(PY) -m pytest --capture=sys
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK_CACHE) \
 		$(PY) -m pytest --capture=sys -q -m "not ros and not slow"
@@ -86,7 +93,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
 
 clean-cache:
-	rm -rf $(NUMBA_CACHE_DIR) $(BOUNDSCHECK_CACHE)
+	rm -rf .numba_cache .numba_cache_boundscheck
 
 clean: clean-cache
 	rm -rf $(VENV) build install log .mutmut-cache

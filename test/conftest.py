@@ -13,12 +13,18 @@
 # limitations under the License.
 """Test-wide settings: one numba cache, DDS on loopback with a domain of our own, hypothesis."""
 
+import hashlib
 import os
 import pathlib
 
-# Before anything imports numba or rclpy.
-os.environ.setdefault('NUMBA_CACHE_DIR',
-                      str(pathlib.Path(__file__).resolve().parents[1] / '.numba_cache'))
+# Before anything imports numba or rclpy.  The numba cache is named after the package's
+# sources, as the Makefile names it: numba checks a cached kernel against its own file only.
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+_sources = hashlib.sha1()
+for _path in sorted(p.relative_to(ROOT).as_posix()
+                    for p in (ROOT / 'collision_monitor').rglob('*.py')):
+    _sources.update((ROOT / _path).read_bytes())
+os.environ.setdefault('NUMBA_CACHE_DIR', str(ROOT / '.numba_cache' / _sources.hexdigest()[:12]))
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 os.environ.pop('ROS_LOCALHOST_ONLY', None)  # deprecated; would override the range
 os.environ.setdefault('ROS_DOMAIN_ID', str(20 + os.getpid() % 80))

@@ -19,8 +19,8 @@ from hypothesis import assume, given, strategies as st
 import numpy as np
 import pytest
 
-from collision_monitor.kernels.polyroots import (bernstein4, clip_step, cubic_roots,
-                                                 poly4_roots, quadratic_roots)
+from collision_monitor.kernels.polyroots import (bernstein4, clip_step, clip_to_band,
+                                                 cubic_roots, poly4_roots, quadratic_roots)
 
 
 @given(st.integers(1, 4), st.lists(st.floats(-1, 3), min_size=4, max_size=4),
@@ -66,8 +66,10 @@ def test_bernstein_form_equals_the_power_form(c, a, h):
 
 
 @given(st.lists(st.floats(-1, 3), min_size=1, max_size=4), st.floats(0.1, 10),
-       st.floats(0, 0.5), st.floats(0.0, 1.5), st.booleans())
-def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, lo, at_least):
+       st.floats(0, 0.5), st.floats(0.0, 1.5), st.booleans(), st.sampled_from([0, 1, 4, 50]))
+def test_clipping_never_passes_the_first_point_in_the_band(roots, scale, band, lo, at_least,
+                                                           rounds):
+    """One `clip_step` (rounds 0) or `clip_to_band` of that many rounds against samples."""
     c = np.zeros(5)
     c[:len(roots) + 1] = np.poly(roots)[::-1] * scale
     hi = 2.0
@@ -77,10 +79,13 @@ def test_clip_step_never_passes_the_first_point_in_the_band(roots, scale, band, 
         reached = f >= -band
     else:  # in the band at a sample, or crossed it since the previous one
         reached = (np.abs(f) <= band) | (np.sign(f) != np.sign(f[0]))
-    clipped = clip_step(*c, lo, hi, band, at_least)
+    clipped = (clip_to_band(*c, lo, hi, band, at_least, rounds) if rounds
+               else clip_step(*c, lo, hi, band, at_least))
     # a clip may stop short of the first point (the hull is only a bound), never beyond it
     if reached.any():
         assert clipped <= t[np.argmax(reached)] + 1e-12
+    if rounds:  # more rounds only tighten the bound
+        assert clipped >= clip_step(*c, lo, hi, band, at_least)
 
 
 @given(st.floats(-3, 3), st.floats(-3, 3), st.floats(0.1, 10), st.booleans())

@@ -18,9 +18,11 @@ JIT policy
 * ``fastmath`` is off everywhere: kernels use ``inf`` as the "never" sentinel of time of
   collision and ``nan`` as the polyline separator, which ``nnan``/``ninf`` would break.
 * Every kernel is ``njit(cache=True, nogil=True)``.  The cache lives where ``NUMBA_CACHE_DIR``
-  points (the Makefile sets one directory for a whole test run).  Cached kernels freeze the
-  module globals they read, so constants used inside kernels live here and only here; clear the
-  cache after changing this file (CI always starts from an empty cache).
+  points (the Makefile sets one directory for a whole test run, named after a hash of the
+  package's sources).  Numba checks a cached kernel against its own file only: the kernels it
+  calls from other modules and the module globals it reads are frozen into it, so a cache
+  directory must not outlive an edit of any source (the hashed name sees to that; CI always
+  starts from an empty cache).  Constants used inside kernels live here and only here.
 * Parallel kernels (``parallel=True``) are cached too; used where an independent loop over
   bodies or pairs measured faster than its serial form on two cores (`toi.first_contacts`,
   `kinematics.swept_boxes`, the 3D batch kernels).

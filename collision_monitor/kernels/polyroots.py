@@ -254,3 +254,18 @@ def clip_step(c0, c1, c2, c3, c4, lo, hi, band, at_least):
         return lo
     s = first_band_entry(beta, band)
     return lo + s * (hi - lo) if s <= 1.0 else np.inf
+
+
+@jit
+def clip_to_band(c0, c1, c2, c3, c4, lo, hi, band, at_least, rounds):
+    """`clip_step` repeated up to `rounds` times, until a clip gains under a tenth of what is
+    left of [lo, hi]: a lower bound on the first t there where ``|f| <= band`` (``f >= -band``
+    when `at_least`), tighter the more rounds; inf when a clip rules the interval out."""
+    for _ in range(rounds):
+        start = lo
+        lo = clip_step(c0, c1, c2, c3, c4, lo, hi, band, at_least)
+        if not lo <= hi:
+            return np.inf
+        if lo - start < 0.1 * (hi - start):
+            break
+    return lo
