@@ -18,7 +18,8 @@ import pytest
 
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
-from collision_monitor.geometry3d.gjk import _closest_tetrahedron, _closest_triangle
+from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
+                                              _origin_outside, hull_tolerance)
 
 
 def test_gjk_batch_matches_single_calls():
@@ -105,3 +106,48 @@ def test_the_tetrahedron_step_finds_the_nearest_point_or_the_inside():
         want = min((nearest_to_origin(f) for f in faces), key=np.linalg.norm)
         np.testing.assert_allclose(weights @ w, want, atol=1e-9 * (1.0 + np.abs(w).max()))
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize('size, offset', [(1e-6, 0.0), (1e-6, 1e3), (1.0, 0.0), (2.0, -1e6)])
+def test_hull_tolerance_is_64_eps_of_the_largest_coordinate_plus_extent(size, offset):
+    """numpy's formula: 64 eps (max |coordinate| of both sets + the largest extent of either
+    set along an axis); micro hulls keep a micro tolerance, far ones a large one."""
+    rng = np.random.default_rng(int(size * 1e6) + int(offset))
+    for _ in range(50):
+        va = rng.normal(offset, size, (int(rng.integers(1, 9)), 3))
+        vb = rng.normal(offset, size * rng.uniform(0.1, 3.0), (int(rng.integers(1, 9)), 3))
+        big = max(np.abs(va).max(), np.abs(vb).max())
+        ext = max(np.ptp(va, axis=0).max(), np.ptp(vb, axis=0).max())
+        expected = 64 * np.finfo(float).eps * (big + ext)
+        assert hull_tolerance(va, vb) == pytest.approx(expected, rel=1e-12, abs=0.0)
+    va[0, 2] = np.inf
+    assert np.isnan(hull_tolerance(va, vb))
+
+
+def test_micro_hulls_a_femtometre_apart_are_apart():
+    """Two 1 um cubes 1e-15 m apart at the origin: a tolerance floored at any fixed length
+    would call them touching."""
+    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float) * 1e-6
+    other = cube + [1e-6 + 1e-15, 0.0, 0.0]
+    d, _, _ = gjk_distance(cube, other)
+    assert d == pytest.approx(1e-15, rel=1e-3, abs=0.0)
+    assert not convex_polyhedra_intersect(cube, other)
+
+
+def test_origin_outside_is_the_side_test_of_the_face_plane():
+    """`_origin_outside(w, a, b, c, d)` is False exactly when the origin lies strictly on d's
+    side of the plane of a, b, c (exact on integer points); a flat tetrahedron (d in that
+    plane) leaves every face a candidate."""
+    rng = np.random.default_rng(5)
+    flat = 0
+    for _ in range(500):
+        w = rng.integers(-4, 5, (4, 3)).astype(float)
+        if rng.random() < 0.3:  # d in the plane of a, b, c
+            s, t = rng.integers(-2, 3, 2)
+            w[3] = w[0] + s * (w[1] - w[0]) + t * (w[2] - w[0])
+        n = np.cross(w[1] - w[0], w[2] - w[0])
+        origin_side = np.sign(n @ (-w[0]))
+        d_side = np.sign(n @ (w[3] - w[0]))
+        flat += d_side == 0
+        assert _origin_outside(w, 0, 1, 2, 3) == (not origin_side * d_side > 0)
+    assert flat > 50

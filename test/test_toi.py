@@ -22,7 +22,8 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kernels.kinematics import vertex_kinematics
-from collision_monitor.kernels.toi import first_contact, quartic_coefficients, vertex_edge_toi
+from collision_monitor.kernels.toi import (_entry_times, _inside_quartic, _reach_disc,
+                                           first_contact, quartic_coefficients, vertex_edge_toi)
 from shapes import rigid, simple_polygons
 
 SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -226,6 +227,81 @@ def test_a_teardrop_spun_up_from_rest_meets_a_triangle_on_its_edge():
         assert fc is not None and fc.time == pytest.approx(truth, abs=1e-7)
         found += 1
     assert found > 90
+
+
+# --- the search's bounds against dense sampling -----------------------------------------------
+SAMPLES = np.linspace(0.0, 3.0, 1201)
+
+
+def random_kinematics(rng, n, spread):
+    """Vertex positions, velocities and accelerations (n, 2) of independent scales, with the
+    mean of each often far from its vertices (so a radius measured from a wrong point
+    shows)."""
+    scale = spread * np.exp(rng.uniform(-2.0, 2.0, 3))
+    return tuple(rng.normal(rng.uniform(-3, 3, 2) * s, s, (n, 2)) for s in scale)
+
+
+def paths(p, v, a):
+    """(S, n, 2) positions p + v t + a t^2 / 2 at SAMPLES."""
+    t = SAMPLES[:, None, None]
+    return p + v * t + 0.5 * a * t * t
+
+
+@pytest.mark.parametrize('spread', [0.1, 1.0, 10.0])
+def test_the_reach_disc_holds_every_vertex_path(spread):
+    """`_reach_disc`: |r_k(t) - m(t)| <= R(t) for every vertex path, t in [0, 3]."""
+    rng = np.random.default_rng(int(spread * 10))
+    for _ in range(200):
+        p, v, a = random_kinematics(rng, int(rng.integers(3, 9)), spread)
+        mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = _reach_disc(p, v, a)
+        t = SAMPLES[:, None]
+        centre = np.hstack([mpx + (mvx + m2x * t) * t, mpy + (mvy + m2y * t) * t])
+        gap = np.linalg.norm(paths(p, v, a) - centre[:, None, :], axis=2)
+        assert np.all(gap <= (r0 + (r1 + r2 * t) * t) * (1 + 1e-12) + 1e-12)
+        # the centre is the mean vertex's path
+        assert np.allclose(centre, paths(p, v, a).mean(axis=1))
+
+
+@given(st.lists(st.floats(-3, 3), min_size=6, max_size=6),
+       st.lists(st.floats(0, 3), min_size=3, max_size=3))
+def test_inside_quartic_is_the_squared_reach_minus_the_squared_distance(d, r):
+    c = _inside_quartic(*d, *r)
+    t = SAMPLES
+    dx = d[0] + (d[2] + d[4] * t) * t
+    dy = d[1] + (d[3] + d[5] * t) * t
+    reach = r[0] + (r[1] + r[2] * t) * t
+    expected = reach ** 2 - dx ** 2 - dy ** 2
+    size = 1.0 + (sum(map(abs, d)) + sum(r)) ** 2 * 100
+    assert np.allclose(np.polynomial.polynomial.polyval(t, c), expected, atol=1e-12 * size)
+
+
+@pytest.mark.parametrize('spread', [0.3, 1.0, 5.0])
+def test_entry_times_are_never_later_than_the_entry_into_the_disc(spread):
+    """`_entry_times` of one polygon's vertices into another's `_reach_disc` (widened by the
+    tolerance) over [lo, 3]: never after the first sample inside, inf only when no sample
+    is inside."""
+    rng = np.random.default_rng(int(spread * 10) + 1)
+    entered = 0
+    for _ in range(200):
+        n = int(rng.integers(3, 9))
+        p, v, a = random_kinematics(rng, n, spread)
+        other = random_kinematics(rng, int(rng.integers(3, 9)), spread)
+        disc = _reach_disc(*other)
+        lo, tol = float(rng.choice([0.0, rng.uniform(0.0, 1.0)])), 1e-3 * spread
+        out = np.empty(n)
+        _entry_times(p, v, a, disc, lo, SAMPLES[-1], tol, out)
+        mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = disc
+        t = SAMPLES[:, None]
+        centre = np.hstack([mpx + (mvx + m2x * t) * t, mpy + (mvy + m2y * t) * t])
+        gap = np.linalg.norm(paths(p, v, a) - centre[:, None, :], axis=2)
+        inside = (gap <= r0 + tol + (r1 + r2 * t) * t) & (t >= lo)
+        for j in range(n):
+            if inside[:, j].any():
+                assert out[j] <= SAMPLES[np.argmax(inside[:, j])] + 1e-9
+                entered += out[j] > lo
+            else:
+                assert out[j] >= lo
+    assert entered > 50
 
 
 # --- first contact against dense sampling of translational motion ------------------------------
