@@ -47,11 +47,13 @@ def test_poly4_roots_match_numpy_roots(deg, roots, scale):
     ('root at t = 0 (touching now)', [0.0, 1.0, 0, 0, 0], [0.0]),
     ('root at the horizon', [-2.0, 1.0, 0, 0, 0], [2.0]),
     ('two roots of a cubic', [0.0, 0.5, -1.5, 1.0, 0.0], [0.0, 0.5, 1.0]),
+    ('a critical point at the start', [-1.0, 0.0, 1.0, 0.0, 0.0], [1.0]),
 ])
 def test_poly4_roots_degenerate_cases(name, c, expected):
     n, *got = poly4_roots(*map(float, c), 0.0, 2.0, 1e-12)
     assert n == len(expected), name
     assert np.allclose(got[:n], expected, atol=1e-6), name
+    assert got[n:] == [np.inf] * (4 - n), name  # missing roots are inf
 
 
 @given(st.lists(st.floats(-10, 10), min_size=5, max_size=5), st.floats(-2, 2),
@@ -96,6 +98,40 @@ def test_quadratic_roots_match_their_construction(r0, r1, scale, flip):
     n, x0, x1 = quadratic_roots(a, -a * (r0 + r1), a * r0 * r1, -4.0, 4.0)
     assert n == 2
     assert [x0, x1] == pytest.approx(sorted([r0, r1]), abs=1e-9)
+
+
+@given(st.floats(-3, 3).filter(lambda r: r == 0.0 or abs(r) > 1e-100), st.floats(0.1, 10),
+       st.booleans())
+def test_a_double_root_is_found_whatever_the_rounding_of_the_discriminant(r, scale, flip):
+    """a (t - r)^2: b^2 - 4ac is zero, or off by rounding either way; the root is r, once.
+    (Roots so small that r^2 underflows, below 1e-150, lose b^2 and 4ac to subnormals.)"""
+    a = -scale if flip else scale
+    n, x0, x1 = quadratic_roots(a, -2.0 * a * r, a * r * r, -4.0, 4.0)
+    assert n >= 1 and x0 == pytest.approx(r, abs=1e-6)
+    assert n == 1 or x1 == pytest.approx(r, abs=1e-6)
+
+
+@pytest.mark.parametrize('lo, hi, expected', [(1.0, 2.0, [1.0, 2.0]), (1.0, 1.5, [1.0]),
+                                              (1.5, 2.0, [2.0]), (1.2, 1.8, []),
+                                              (-5.0, 1.0, [1.0]), (2.0, 9.0, [2.0])])
+def test_quadratic_roots_at_the_ends_of_the_interval_count(lo, hi, expected):
+    """(t - 1)(t - 2), exact in floating point: roots on the closed interval, and only
+    those, in the count."""
+    n, x0, x1 = quadratic_roots(1.0, -3.0, 2.0, lo, hi)
+    assert n == len(expected)
+    assert [x0, x1] == expected + [np.inf] * (2 - len(expected))
+
+
+@given(st.lists(st.floats(0.05, 0.45), min_size=4, max_size=4), st.floats(0.1, 10),
+       st.booleans())
+def test_poly4_roots_find_four_close_roots(gaps, scale, flip):
+    """Four roots in [0, 2], 0.05 to 0.45 apart: each piece between the three critical points
+    holds one (a piece spanning two critical points would hold two roots and no sign
+    change)."""
+    roots = 0.02 + np.cumsum(gaps)
+    c = np.poly(roots)[::-1] * (-scale if flip else scale)
+    n, *got = poly4_roots(*c, 0.0, 2.0, 0.0)
+    assert n == 4 and np.allclose(got, roots, atol=1e-9)
 
 
 @given(st.lists(st.floats(0.02, 0.6), min_size=3, max_size=3), st.floats(0.1, 10))

@@ -216,7 +216,9 @@ def first_band_entry(beta, band):
     ``|y| <= band``; 2.0 when it never does (no root on the interval).
 
     With beta_0 outside the band, the hull's leftmost point inside it lies on a segment
-    from a control point outside (same side as beta_0) to one inside or beyond.
+    from a control point outside (same side as beta_0) to a point k inside or beyond.
+    Only outside points m < k need trying: beta_0 is one, and its segment to k meets the
+    band at or left of k / 4, where a segment from k to a later point cannot.
     """
     if abs(beta[0]) <= band:
         return 0.0
@@ -230,11 +232,6 @@ def first_band_entry(beta, band):
             ym = sign * beta[m] - band
             if ym > 0.0:
                 s = 0.25 * (m + (k - m) * ym / (ym - yk))
-                best = min(best, s)
-        for m in range(k + 1, 5):
-            ym = sign * beta[m] - band
-            if ym > 0.0:
-                s = 0.25 * (k + (m - k) * yk / (yk - ym))
                 best = min(best, s)
     return best
 
