@@ -45,6 +45,32 @@ def test_segment_distance_parallel_and_zero_length():
     assert d == pytest.approx(2.0)
 
 
+@pytest.mark.parametrize('angle', [0.0, 1e-9])
+def test_parallel_segments_are_apart_by_their_offset_and_their_gap(angle):
+    """Segments along one direction u (the second reversed or not, or turned by `angle`):
+    the distance is sqrt(h^2 + g^2), h the perpendicular offset of their lines and g the gap
+    between their intervals along u (0 when they overlap); the closest points are that far
+    apart."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        u = rng.normal(size=3)
+        u /= np.linalg.norm(u)
+        v = np.cross(u, rng.normal(size=3))
+        v /= np.linalg.norm(v)
+        lo1, lo2 = rng.uniform(-2, 2, 2)
+        len1, len2 = rng.uniform(0.1, 2, 2)
+        h = rng.uniform(0, 1)
+        base = rng.normal(size=3)
+        p1, q1 = base + lo1 * u, base + (lo1 + len1) * u
+        p2, q2 = base + h * v + lo2 * u, base + h * v + (lo2 + len2) * (u + angle * v)
+        if rng.random() < 0.5:
+            p2, q2 = q2, p2
+        g = max(0.0, lo2 - (lo1 + len1), lo1 - (lo2 + len2))
+        dist, c1, c2 = segment_distance(p1, q1, p2, q2)
+        assert dist == pytest.approx(np.hypot(h, g), abs=1e-8)
+        assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=1e-12)
+
+
 def test_line_helpers():
     assert line_point_distance([0, 0, 0], [2, 0, 0], [5, 3, 4]) == pytest.approx(5.0)
     d, p, q = line_line_closest([0, 0, 0], [1, 0, 0], [0, 1, 3], [0, 1, 0])
