@@ -39,6 +39,21 @@ def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
     assert got == brute_force_pairs(world._aabb, active, world._movable)
 
 
+@pytest.mark.parametrize('n_active', [0, 1])
+def test_no_pair_among_fewer_than_two_active_bodies(n_active):
+    """Overlapping boxes, all but n_active bodies inactive: no pair, and the world (all
+    disabled) reports no contact."""
+    aabb = np.tile([0.0, 0.0, 1.0, 1.0], (4, 1))
+    active = np.zeros(4, np.bool_)
+    active[:n_active] = True
+    pairs = np.full((8, 2), 3, np.intp)
+    work = GridWorkspace(4)
+    assert grid_pairs(aabb, active, np.ones(4, np.bool_), pairs, *work.arrays()) == 0
+    world = build([UNIT] * 4, np.zeros((4, 3)))
+    world.set_active(list(range(n_active, 4)), False)
+    assert len(world.detect()) == 0 and len(world.predict(1.0)) == 0
+
+
 def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
     """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
     through small steps, jumps and bodies leaving and joining; small steps reuse them."""
