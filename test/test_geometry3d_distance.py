@@ -71,6 +71,25 @@ def test_parallel_segments_are_apart_by_their_offset_and_their_gap(angle):
         assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=1e-12)
 
 
+def test_a_point_beyond_either_end_of_a_segment_is_as_far_as_that_end():
+    """A zero-length segment (a point) against a segment, in both orders: beyond an end the
+    closest point is that end; alongside, the foot of the perpendicular."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        u = rng.normal(size=3)
+        u /= np.linalg.norm(u)
+        v = np.cross(u, rng.normal(size=3))
+        v /= np.linalg.norm(v)
+        p, length = rng.normal(size=3), rng.uniform(0.1, 2.0)
+        along, off = rng.uniform(-3.0, 3.0) * length, rng.uniform(0.0, 1.0)
+        point = p + along * u + off * v
+        nearest = p + np.clip(along, 0.0, length) * u
+        for args in ((point, point, p, p + length * u), (p, p + length * u, point, point)):
+            dist, c1, c2 = segment_distance(*args)
+            assert dist == pytest.approx(np.linalg.norm(point - nearest), abs=1e-12)
+            assert np.allclose(c1 if args[0] is p else c2, nearest, atol=1e-12)
+
+
 def test_line_helpers():
     assert line_point_distance([0, 0, 0], [2, 0, 0], [5, 3, 4]) == pytest.approx(5.0)
     d, p, q = line_line_closest([0, 0, 0], [1, 0, 0], [0, 1, 3], [0, 1, 0])
