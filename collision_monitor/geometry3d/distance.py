@@ -66,12 +66,16 @@ def segment_distance_kernel(p1, q1, p2, q2):
 
     The closest points are ``p1 + s (q1 - p1)`` and ``p2 + t (q2 - p2)``.  With
     d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2, a = d1.d1, e = d2.d2, f = d2.r, c = d1.r,
-    b = d1.d2: the lines' parameters solve ``[a -b; b -e] (s, t) = (-c, -f)``; s is clamped
-    to [0, 1], t recomputed as ``(b s + f) / e`` and clamped, then s recomputed from the
-    clamped t (the clamping of [slides], in Ericson's order).  The four endpoint-to-segment
-    pairs are candidates too: parallel segments (``a e - b^2 ~ 0``) have no interior solution
-    and nearly parallel ones a badly conditioned one, while their closest pair always has an
-    endpoint of one segment.  Zero-length segments degenerate to points.
+    b = d1.d2, the squared distance ``|r + s d1 - t d2|^2`` is convex in (s, t), and the
+    lines' parameters solve ``[a -b; b -e] (s, t) = (-c, -f)``:
+    ``s = (b f - c e) / (a e - b^2)``, ``t = (a f - b c) / (a e - b^2)``.  When that point
+    lies in [0, 1]^2 it is the answer; otherwise the minimum over the square is on its
+    boundary, where s or t is 0 or 1: an endpoint of one segment against the other segment,
+    the four candidates of `_endpoint_closest`, each exact (its clamped projection).  (This
+    is [slides]' clamping, with the boundary searched whole instead of in Ericson's order.)
+    Parallel segments (``a e - b^2 ~ 0``) have no interior solution and nearly parallel ones
+    a badly conditioned one, so the candidates are compared with it too.  Zero-length
+    segments degenerate to points.
     """
     d1x, d1y, d1z = q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2]
     d2x, d2y, d2z = q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2]
@@ -98,14 +102,10 @@ def segment_distance_kernel(p1, q1, p2, q2):
                                      (a, b, c, e, f))
             if not denom > 64.0 * DBL_EPS * a * e:
                 return ends
-            s = min(1.0, max(0.0, (b * f - c * e) / denom))
-            t = (b * s + f) / e
-            if t < 0.0:
-                t = 0.0
-                s = min(1.0, max(0.0, -c / a))
-            elif t > 1.0:
-                t = 1.0
-                s = min(1.0, max(0.0, (b - c) / a))
+            s = (b * f - c * e) / denom
+            t = (a * f - b * c) / denom
+            if not (0.0 <= s <= 1.0 and 0.0 <= t <= 1.0):
+                return ends
             dist = _gap((rx, ry, rz), (d1x, d1y, d1z), (d2x, d2y, d2z), s, t)
             # nearly parallel lines solve badly: an endpoint pair may be closer
             return (dist, s, t) if dist <= ends[0] else ends
