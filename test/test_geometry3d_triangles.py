@@ -63,3 +63,31 @@ def test_facet_intersection_of_squares():
     assert len(pts) == 2 and np.allclose(sorted(pts[:, 1]), [0, 1])
     assert np.allclose(pts[:, 0], 0.5) and np.allclose(pts[:, 2], 0)
     assert len(facet_intersection(sq, upright + [2, 0, 0])) == 0
+
+
+@pytest.mark.parametrize('offset', [(0.0, 0.0, 0.0), (1000.0, 0.0, 0.0), (0.0, -3e-6, 2e-6)])
+@pytest.mark.parametrize('length', [1e-6, 10.0])
+def test_a_triangle_is_degenerate_below_the_tolerance_times_its_extent(offset, length):
+    """A sliver along z of length L and height h (|n| = L h): refused (naming it) when
+    |n| <= 64 eps (max |coordinate| + extent) * extent, with numpy's extent, accepted from
+    twice that; micro and far triangles alike."""
+    a = np.array(offset)
+    base = np.array([a, a + [0.0, 0.0, length], a + [0.0, 0.0, length / 2]])
+    extent = length
+    limit = 64 * np.finfo(float).eps * (np.abs(base).max() + extent) * extent
+    other = a + length * np.array([[5.0, 0.0, 0.0], [5.0, 1.0, 0.0], [5.0, 0.0, 1.0]])
+    for factor, refused in ((0.5, True), (2.0, False)):
+        tri = base.copy()
+        tri[2, 1] += factor * limit / length
+        if refused:
+            with pytest.raises(ValueError, match=r'^t1 is degenerate \(zero area\)$'):
+                triangle_intersection(tri, other)
+            with pytest.raises(ValueError, match=r'^t2 is degenerate \(zero area\)$'):
+                triangle_intersection(other, tri)
+        else:
+            triangle_intersection(tri, other)
+
+
+def test_a_triangle_of_the_wrong_shape_is_named():
+    with pytest.raises(ValueError, match=r'^t2 must be 3 vertices \(3, 3\)$'):
+        triangle_intersection(np.eye(3), np.eye(4)[:, :3])
