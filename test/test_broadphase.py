@@ -54,6 +54,24 @@ def test_no_pair_among_fewer_than_two_active_bodies(n_active):
     assert len(world.detect()) == 0 and len(world.predict(1.0)) == 0
 
 
+@pytest.mark.parametrize('direction', [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_a_body_leaving_its_fat_box_through_one_side_finds_its_new_pairs(direction):
+    """One square walks in 1 cm steps straight at another, so that it leaves its fat box
+    through one side only: every tick's pairs hold the pair once their boxes overlap (a
+    check of the fat boxes that needs two sides crossed keeps the old, empty pairs)."""
+    step = 0.01 * np.array(direction, float)
+    world = build([UNIT, UNIT], np.array([[0.0, 0.0, 0.0], [*(-3.0 * step / 0.01), 0.0]]))
+    world.detect()
+    active = world.active.copy()
+    cache = PairCache(2)
+    for tick in range(300):
+        world.set_poses(world.poses + [[0.0, 0.0, 0.0], [*step, 0.0]])
+        world.detect()  # places the bodies
+        count = cache.candidates(world._aabb, active, world._movable)
+        kept = set(map(tuple, cache.pairs[:count].tolist()))
+        assert brute_force_pairs(world._aabb, active, world._movable) <= kept, tick
+
+
 def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
     """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
     through small steps, jumps and bodies leaving and joining; small steps reuse them."""
