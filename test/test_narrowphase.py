@@ -150,4 +150,4 @@ def test_pair_tolerance_is_the_tolerance_of_both_boxes(corner, sizes, x, y):
     aabb = np.array([[*corner, corner[0] + sizes[0], corner[1] + sizes[1]],
                      [x, y, x + sizes[2], y + sizes[3]]])
     expected = 64 * np.finfo(float).eps * (np.abs(aabb).max() + max(sizes))
-    assert pair_tolerance(aabb, 0, 1) == pytest.approx(expected, rel=1e-12, abs=0.0)
+    assert pair_tolerance(aabb, 0, 1) == pytest.approx(expected, rel=1e-12, abs=1e-300)
