@@ -45,6 +45,14 @@ def test_segment_distance_parallel_and_zero_length():
     assert d == pytest.approx(2.0)
 
 
+def orthonormal_pair(rng):
+    """Two random orthogonal unit vectors."""
+    u = rng.normal(size=3)
+    u /= np.linalg.norm(u)
+    v = np.cross(u, rng.normal(size=3))
+    return u, v / np.linalg.norm(v)
+
+
 @pytest.mark.parametrize('angle', [0.0, 1e-9])
 def test_parallel_segments_are_apart_by_their_offset_and_their_gap(angle):
     """Segments along one direction u (the second reversed or not, or turned by `angle`):
@@ -53,10 +61,7 @@ def test_parallel_segments_are_apart_by_their_offset_and_their_gap(angle):
     apart."""
     rng = np.random.default_rng(7)
     for _ in range(300):
-        u = rng.normal(size=3)
-        u /= np.linalg.norm(u)
-        v = np.cross(u, rng.normal(size=3))
-        v /= np.linalg.norm(v)
+        u, v = orthonormal_pair(rng)
         lo1, lo2 = rng.uniform(-2, 2, 2)
         len1, len2 = rng.uniform(0.1, 2, 2)
         h = rng.uniform(0, 1)
@@ -76,10 +81,7 @@ def test_a_point_beyond_either_end_of_a_segment_is_as_far_as_that_end():
     closest point is that end; alongside, the foot of the perpendicular."""
     rng = np.random.default_rng(3)
     for _ in range(200):
-        u = rng.normal(size=3)
-        u /= np.linalg.norm(u)
-        v = np.cross(u, rng.normal(size=3))
-        v /= np.linalg.norm(v)
+        u, v = orthonormal_pair(rng)
         p, length = rng.normal(size=3), rng.uniform(0.1, 2.0)
         along, off = rng.uniform(-3.0, 3.0) * length, rng.uniform(0.0, 1.0)
         point = p + along * u + off * v
