@@ -50,53 +50,26 @@ test: $(STAMP)
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -m "not ros and not slow" test
 
-# Mutation testing of the kernels (by hand, not in CI: about 5 s per mutant): mutmut 2
-# (mutmut 3 leaves decorated functions alone, and every kernel is decorated) changes one
-# line at a time and runs the tests that cover that module, with the kernels as plain Python.
-# Decorator mutants are skipped: with the JIT off `@jit` is the identity already (and some
-# stop mutmut 2.5.1 with "Mutant.line is required").
-# Survivors and why they live: docs/mutation.md.  `mutmut show N` prints mutant N.
-# mutmut 2.5.1 counts only exit status 1 as a kill (a collection error, status 2, would
-# survive): the runner turns every failure into 1.
-# A mutant can loop for ever: mutmut's own timeout ends the runner but not pytest, so the
-# test run is killed after 5 minutes here (its exit status counts as a kill).
-MUTANT_PYTEST = timeout -s KILL 300 $(PY) -m pytest -x -q -p no:cacheprovider -m 'not ros'
-# every 3D test file, comma-separated (pytest runs a file named twice once)
-TESTS_3D = $(subst $(eval) ,$(comma),$(sort $(wildcard test/test_geometry3d_*.py)))
-comma := ,
-MUTANT_TARGETS ?= \
-	collision_monitor/kernels/kinematics.py=test/test_kinematics.py,test/test_toi.py \
-	collision_monitor/kernels/motion.py=test/test_motion.py,test/test_monitor.py,$\
-		test/test_world.py \
-	collision_monitor/kernels/broadphase.py=test/test_broadphase.py,test/test_world.py \
-	collision_monitor/kernels/polyroots.py=test/test_polyroots.py,test/test_toi.py \
-	collision_monitor/kernels/toi.py=test/test_toi.py \
-	collision_monitor/kernels/narrowphase.py=test/test_narrowphase.py,$\
-		test/test_geometry2d_contact.py,test/test_world.py \
-	$(foreach m,primitives segment_intersection point_in_polygon separating_axis contact \
-		validation distance,collision_monitor/kernels/geometry2d/$(m).py=$\
-		test/test_geometry2d_$(m).py,test/test_geometry2d_contact.py) \
-	$(foreach m,gjk distance manifold triangles point_in_polyhedron planar bounding $\
-		validation polyhedron batch separating_plane,collision_monitor/geometry3d/$(m).py=$\
-		test/test_geometry3d_$(m).py,$(TESTS_3D))
+# Mutation testing of the kernels (by hand, not in CI; docs/mutation.md lists the survivors
+# and why they live): mutmut 2 (mutmut 3 leaves decorated functions alone, and every kernel is
+# decorated) changes one line at a time and runs the tests that cover that module, with the
+# JIT on and one numba cache for the run (test/mutants.py says how it stays true to the
+# mutant).  MUTANTS=kernels/toi.py picks modules; MUTANT_FLAGS=--no-jit runs the kernels as
+# plain Python (several times slower).  `mutmut show N` prints mutant N.
+MUTANTS ?=
+MUTANT_FLAGS ?=
 mutants: $(STAMP)
 	$(PY) -m pip install --quiet 'mutmut==2.5.1'
-	for target in $(MUTANT_TARGETS); do \
-		tests=$$(echo $${target#*=} | tr , ' '); \
-		NUMBA_DISABLE_JIT=1 HYPOTHESIS_PROFILE=quick $(PY) -m mutmut run \
-			--paths-to-mutate $${target%%=*} --disable-mutation-types=decorator \
-			--runner "sh -c \"$(MUTANT_PYTEST) $$tests || exit 1\"" || true; \
-	done
-	$(PY) -m mutmut results
+	$(PY) test/mutants.py $(MUTANT_FLAGS) $(MUTANTS)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
 
 clean-cache:
-	rm -rf .numba_cache .numba_cache_boundscheck
+	rm -rf .numba_cache .numba_cache_boundscheck .numba_cache_mutants
 
 clean: clean-cache
-	rm -rf $(VENV) build install log .mutmut-cache
+	rm -rf $(VENV) build install log .mutmut-cache .mutmut-busy
 
 # 30 minutes, 200 bodies at 100 Hz (docs/reliability.md); SOAK_SECONDS=60 for a short one.
 SOAK_SECONDS ?= 1800

@@ -1,0 +1,183 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Mutation testing of the kernels with mutmut 2 (``make mutants``; docs/mutation.md).
+
+``python test/mutants.py [--no-jit] [MODULE ...]`` runs mutmut over each module (default:
+every module of `TARGETS`) against the tests that cover it.  mutmut changes one line of the
+source in place, runs this file's ``--test`` mode, and counts exit status 1 as a kill.
+
+With the JIT on (the default) every test run shares one numba cache, ``.numba_cache_mutants``:
+numba recompiles the mutated module's kernels itself (their file changed), but it checks a
+cached kernel against its own file only, so the entries of every module that imports the
+mutated one (and inlines its kernels) are deleted before each run.  Bounds checks are on, so
+an index past an array's end fails as it does in plain Python.  ``--no-jit`` runs the kernels
+as plain Python (``NUMBA_DISABLE_JIT=1``): the same verdicts, several times slower.
+
+mutmut 2.5.1 now and then stops inside its result cache and then hangs; the driver restarts
+it when no test run has been seen for a minute (it goes on from its cache).
+"""
+
+import argparse
+import ast
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = 'collision_monitor'
+CACHE = ROOT / '.numba_cache_mutants'
+BUSY = ROOT / '.mutmut-busy'   # exists while a test run is under way
+TEST_TIMEOUT_S = 300           # a mutant can loop for ever; its test run is killed then
+IDLE_LIMIT_S = 60
+GEOMETRY_3D = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob('test/test_geometry3d_*.py'))
+
+
+def _kernels_2d(name):
+    return [f'test/test_geometry2d_{name}.py', 'test/test_geometry2d_contact.py']
+
+
+# module (relative to the package) -> the tests that cover it
+TARGETS = {
+    'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
+    'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
+    'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
+    'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
+    'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
+    'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
+                               'test/test_world.py'],
+    **{f'kernels/geometry2d/{m}.py': _kernels_2d(m)
+       for m in ('primitives', 'segment_intersection', 'point_in_polygon', 'separating_axis',
+                 'contact', 'validation', 'distance')},
+    **{f'geometry3d/{m}.py': [f'test/test_geometry3d_{m}.py'] + GEOMETRY_3D
+       for m in ('gjk', 'distance', 'manifold', 'triangles', 'point_in_polyhedron', 'planar',
+                 'bounding', 'validation', 'polyhedron', 'batch', 'separating_plane')},
+}
+
+
+def module_name(path):
+    """Dotted module name of a source file of the package."""
+    parts = path.relative_to(ROOT).with_suffix('').parts
+    return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
+
+
+def imported_modules(path, modules):
+    """The package's modules (of `modules`, a set of dotted names) that `path` imports."""
+    name = module_name(path)
+    package = name if path.name == '__init__.py' else name.rpartition('.')[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split('.')
+            base = base[:len(base) - node.level + 1] if node.level else []
+            base = '.'.join(base + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f'{base}.{a.name}' for a in node.names)
+    return found & modules
+
+
+def importers(target):
+    """`target` (a path) and the files of the package that import it, directly or not."""
+    files = {module_name(p): p for p in (ROOT / PACKAGE).rglob('*.py')}
+    imports = {m: imported_modules(p, set(files)) for m, p in files.items()}
+    stale = {module_name(target)}
+    todo = list(stale)
+    while todo:
+        m = todo.pop()
+        for other, theirs in imports.items():
+            if m in theirs and other not in stale:
+                stale.add(other)
+                todo.append(other)
+    return [files[m] for m in sorted(stale)]
+
+
+def drop_cached(paths):
+    """Delete the numba cache entries of the kernels defined in `paths`."""
+    from numba.core.caching import _CacheLocator  # numba's name for a source file's folder
+    for path in paths:
+        folder = CACHE / _CacheLocator.get_suitable_cache_subpath(str(path))
+        for entry in folder.glob(f'{path.stem}.*'):
+            entry.unlink(missing_ok=True)
+
+
+def test(module, tests, jit):
+    """mutmut's runner: 1 when any test fails (mutmut counts no other status as a kill)."""
+    env = dict(os.environ, HYPOTHESIS_PROFILE='quick')
+    if jit:
+        drop_cached(importers(ROOT / PACKAGE / module))
+        env.update(NUMBA_CACHE_DIR=str(CACHE), NUMBA_BOUNDSCHECK='1')
+    else:
+        env['NUMBA_DISABLE_JIT'] = '1'
+    BUSY.touch()
+    try:
+        run = subprocess.run([sys.executable, '-m', 'pytest', '-x', '-q', '-p', 'no:cacheprovider',
+                              '-m', 'not ros', *tests], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             timeout=TEST_TIMEOUT_S)
+        return 0 if run.returncode == 0 else 1
+    except subprocess.TimeoutExpired:
+        return 1
+    finally:
+        BUSY.unlink(missing_ok=True)
+
+
+def mutate(module, jit, rounds=20):
+    """Run mutmut over one module until it has tried every mutant; False if it keeps
+    failing (`rounds` starts)."""
+    runner = ' '.join([sys.executable, __file__, '--test', module] + ([] if jit else ['--no-jit']))
+    command = [sys.executable, '-m', 'mutmut', 'run', '--paths-to-mutate', f'{PACKAGE}/{module}',
+               '--disable-mutation-types=decorator', '--runner', runner, '--no-progress', '--CI']
+    source = ROOT / PACKAGE / module
+    for _ in range(rounds):
+        mutmut = subprocess.Popen(command, cwd=ROOT)
+        idle = 0.0
+        while mutmut.poll() is None:
+            time.sleep(5.0)
+            idle = 0.0 if BUSY.exists() else idle + 5.0
+            if idle >= IDLE_LIMIT_S:
+                mutmut.kill()
+        mutmut.wait()
+        # a killed mutmut leaves its mutant in place (and the original beside it)
+        subprocess.run(['git', 'checkout', '--', str(source)], cwd=ROOT, check=True)
+        source.with_name(source.name + '.bak').unlink(missing_ok=True)
+        if mutmut.returncode == 0:
+            return True
+    return False
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('modules', nargs='*', help='modules under collision_monitor/ '
+                        f'(default: all of {", ".join(TARGETS)})')
+    parser.add_argument('--no-jit', action='store_true', help='kernels as plain Python')
+    parser.add_argument('--test', action='store_true', help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    unknown = [m for m in args.modules if m not in TARGETS]
+    if unknown:
+        parser.error(f'no tests are listed for {unknown}')
+    if args.test:
+        (module,) = args.modules
+        return test(module, TARGETS[module], not args.no_jit)
+    failed = [m for m in args.modules or TARGETS if not mutate(m, not args.no_jit)]
+    subprocess.run([sys.executable, '-m', 'mutmut', 'results'], cwd=ROOT)
+    if failed:
+        print(f'mutmut failed {failed}: see its output above', file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
