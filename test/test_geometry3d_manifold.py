@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
+import shapely
 
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
-from shapes import CUBE, qp_distance, random_convex, resting_pairs
+from shapes import CUBE, hull, qp_distance, random_convex, resting_pairs
 
 
 def test_face_face_resting_contact_manifold():
@@ -50,6 +51,48 @@ def test_edge_edge_crossing_and_vertex_face():
     small = CUBE[0] * 0.2 + 0.3
     plane = separating_plane(va, fa, small, CUBE[1])
     assert plane.distance == pytest.approx(-0.5)
+
+
+def _moved_apart(rng, va, vb, points):
+    """The unit cube va, a body vb and points, all under one random rigid motion."""
+    turn, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
+    return [v @ turn.T + shift for v in (va, vb, points)]
+
+
+def test_an_edge_lying_on_a_face_touches_along_its_part_over_the_face():
+    """A wedge resting on the cube's top face on one edge: the manifold is the part of that
+    edge over the face, its ends from shapely's intersection of the segment with the square,
+    under a random rigid motion of the whole scene."""
+    rng = np.random.default_rng(8)
+    checked = 0
+    while checked < 30:
+        p, q = rng.uniform(-0.5, 1.5, 2), rng.uniform(-0.5, 1.5, 2)
+        over = shapely.LineString([p, q]).intersection(shapely.box(0, 0, 1, 1))
+        if over.length < 0.05:
+            continue  # a touch at a corner or none
+        m = (p + q) / 2
+        wedge = np.array([[*p, 1.0], [*q, 1.0], [*(m + [0.1, 0.05]), 1.5],
+                          [*(m - [0.05, 0.1]), 1.7]])
+        ends = np.array([[x, y, 1.0] for x, y in over.coords])
+        va, vb, ends = _moved_apart(rng, CUBE[0], wedge, ends)
+        points, _, depth = contact_manifold(va, CUBE[1], *hull(vb), 1e-6)
+        assert len(points) == 2 and depth == pytest.approx(0.0, abs=1e-9)
+        order = np.argsort(np.linalg.norm(points - ends[0], axis=1))
+        assert np.allclose(points[order], ends, atol=1e-9)
+        checked += 1
+
+
+@pytest.mark.parametrize('x, y, z', [(0.3, 0.6, 1.0), (1.2, 0.5, 1.1), (1.1, 1.2, 1.05)])
+def test_a_vertex_on_or_beside_a_face_touches_at_itself_or_midway(x, y, z):
+    """A spike pointing down at the cube's top face: on the face, the manifold is its tip;
+    off to the side within eps (the tip over no face of the cube), one point midway between
+    the tip and the nearest point of the cube (the tip clamped to the cube)."""
+    tip = np.array([x, y, z])
+    spike = np.vstack([tip, tip + [[0.5, 0.0, 1.0], [0.0, 0.5, 1.0], [0.5, 0.5, 1.2]]])
+    expected = (tip + np.clip(tip, 0.0, 1.0))[None, :] / 2
+    va, vb, expected = _moved_apart(np.random.default_rng(9), CUBE[0], spike, expected)
+    points, _, _ = contact_manifold(va, CUBE[1], *hull(vb), 0.3)
+    assert points == pytest.approx(expected, abs=1e-9)
 
 
 def test_manifold_points_lie_on_both_bodies_within_the_band():

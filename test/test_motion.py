@@ -96,6 +96,22 @@ def test_stale_bodies_are_left_as_they_were():
     assert list(pose) == list(twist) == list(accel) == [7.0, 7.0, 7.0]
 
 
+def test_a_stale_body_leaves_the_fit_of_the_bodies_after_it_alone():
+    """Body 0 last seen 2 s ago, bodies 1 and 2 moving at 1 and 2 m/s along x now, body 3
+    never seen: the fresh ones are fitted whatever comes before them."""
+    history = PoseHistory.empty(4)
+    assert push_pose(history, 0, 0.0, 5.0, 5.0, 0.0)
+    for t in (1.9, 1.95, 2.0):
+        for b in (1, 2):
+            assert push_pose(history, b, t, b * t, 0.0, 0.0)
+    motion = Motion(*(np.full((4, 3), 7.0) for _ in range(3)))
+    fresh = np.ones(4, np.bool_)
+    estimate_motion(history, 2.0, 1.0, 0.5, fresh, motion)
+    assert list(fresh) == [False, True, True, False]
+    assert np.allclose(motion.twists[1:3], [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])
+    assert list(motion.poses[0]) == list(motion.poses[3]) == [7.0, 7.0, 7.0]
+
+
 def test_a_pose_not_newer_than_the_last_is_refused_and_changes_nothing():
     history = PoseHistory.empty(1)
     assert push_pose(history, 0, 1.0, 0.0, 0.0, 0.0)
