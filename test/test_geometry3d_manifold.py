@@ -88,7 +88,7 @@ def test_a_vertex_on_or_beside_a_face_touches_at_itself_or_midway(x, y, z):
     off to the side within eps (the tip over no face of the cube), one point midway between
     the tip and the nearest point of the cube (the tip clamped to the cube)."""
     tip = np.array([x, y, z])
-    spike = np.vstack([tip, tip + [[0.5, 0.0, 1.0], [0.0, 0.5, 1.0], [0.5, 0.5, 1.2]]])
+    spike = np.vstack([tip, tip + [[0.5, 0.5, 1.0], [0.8, 0.5, 1.2], [0.5, 0.8, 1.3]]])
     expected = (tip + np.clip(tip, 0.0, 1.0))[None, :] / 2
     va, vb, expected = _moved_apart(np.random.default_rng(9), CUBE[0], spike, expected)
     points, _, _ = contact_manifold(va, CUBE[1], *hull(vb), 0.3)
