@@ -95,6 +95,19 @@ def test_a_vertex_on_or_beside_a_face_touches_at_itself_or_midway(x, y, z):
     assert points == pytest.approx(expected, abs=1e-9)
 
 
+def test_an_edge_beside_a_face_touches_midway_between_the_closest_points():
+    """A wedge whose lowest edge runs from p, 0.2 m beside and 0.1 m above the cube's top
+    edge, away from the cube (its other vertices beyond eps of any face plane): the edge
+    misses the face in the plane, and the one point is midway between p and the nearest
+    point of the cube."""
+    p = np.array([1.2, 0.2, 1.1])
+    wedge = np.vstack([p, p + [[0.2, 0.6, 0.2], [0.8, 0.3, 0.9], [0.7, 0.5, 1.2]]])
+    expected = (p + np.clip(p, 0.0, 1.0))[None, :] / 2
+    va, vb, expected = _moved_apart(np.random.default_rng(10), CUBE[0], wedge, expected)
+    points, _, _ = contact_manifold(va, CUBE[1], *hull(vb), 0.3)
+    assert points == pytest.approx(expected, abs=1e-9)
+
+
 def test_manifold_points_lie_on_both_bodies_within_the_band():
     rng = np.random.default_rng(21)
     checked = 0

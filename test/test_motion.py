@@ -162,18 +162,21 @@ def test_push_bulk_gives_each_pose_its_own_code():
     assert out.tolist() == [motion.BULK_ZERO_QUATERNION] + [motion.BULK_ACCEPTED] * 4
 
 
-def test_noisy_samples_get_numpys_least_squares_quadratic():
+@pytest.mark.parametrize('count', [12, HISTORY + 7])
+def test_noisy_samples_get_numpys_least_squares_quadratic(count):
     """Samples off any quadratic (noise on a cubic): the twist and acceleration at the newest
     sample are those of numpy's least-squares quadratic in tau = t - t_newest with a free
-    intercept (np.polyfit), in x, y and yaw."""
+    intercept (np.polyfit), in x, y and yaw, over the newest `HISTORY` samples (more than
+    that wrap the ring)."""
     rng = np.random.default_rng(3)
-    times = np.sort(rng.uniform(0.0, 0.3, 12))
+    times = np.sort(rng.uniform(0.0, 0.3, count))
     path = np.column_stack([times ** 3, -2 * times ** 3 + times, 0.5 * times ** 3])
     path += rng.normal(0.0, 1e-3, path.shape)
     samples = [(t, *row) for t, row in zip(times, path)]
     _, _, twist, accel = fitted(samples, times[-1], window=1.0)
-    tau = times - times[-1]
+    kept = slice(-HISTORY, None)
+    tau = times[kept] - times[-1]
     for c in range(3):
-        half_a, v, _ = np.polyfit(tau, path[:, c] - path[-1, c], 2)
+        half_a, v, _ = np.polyfit(tau, path[kept, c] - path[-1, c], 2)
         assert twist[c] == pytest.approx(v, rel=1e-9, abs=1e-12)
         assert accel[c] == pytest.approx(2.0 * half_a, rel=1e-9, abs=1e-12)
