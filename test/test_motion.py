@@ -81,6 +81,15 @@ def test_two_samples_give_their_velocity_and_no_acceleration():
     assert pose[:2] == pytest.approx([1.3, 1.85])
 
 
+def test_samples_too_close_for_float64_give_rest():
+    """Stamps 1e-110 s apart: the normal equations' sums of tau^4 underflow, so the fit is
+    singular; the body is fresh, at its newest pose, at rest (no nan)."""
+    samples = [(k * 1e-110, 1.0 + k, 2.0, 0.5) for k in range(1, 4)]
+    fresh, pose, twist, accel = fitted(samples, 3e-110, window=1.0)
+    assert fresh[1] and list(pose) == [4.0, 2.0, 0.5]
+    assert list(twist) == list(accel) == [0.0, 0.0, 0.0]
+
+
 def test_only_the_window_is_fitted():
     """Samples older than the window (from the newest) are left out: a motion that changed
     from rest to 1 m/s is fitted from the moving samples alone."""

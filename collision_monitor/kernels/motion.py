@@ -136,7 +136,11 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
     body with a fresh pose in its `PoseHistory`.
 
     A body is fresh when it has a sample no older than `max_age`; `fresh` is set accordingly.
-    Rows of bodies that are not fresh are left as they were.
+    Rows of bodies that are not fresh are left as they were.  The velocity and acceleration
+    are those of the least-squares quadratic in time through the samples within `window`
+    seconds of the newest (two samples: their velocity, no acceleration; one, or normal
+    equations that underflow float64 (stamps ~1e-100 s apart): at rest), unless the history
+    holds a measured twist; the pose is the newest sample carried on to `now` by them.
     """
     hist, count, head, measured, measured_twist = history
     poses, twists, accels = motion
