@@ -51,6 +51,7 @@ def _kernels_2d(name):
 
 # module (relative to the package) -> the tests that cover it
 TARGETS = {
+    'kernels/trig.py': ['test/test_trig.py'],
     'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
     'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
     'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
@@ -64,6 +65,7 @@ TARGETS = {
     **{f'geometry3d/{m}.py': [f'test/test_geometry3d_{m}.py'] + GEOMETRY_3D
        for m in ('gjk', 'distance', 'manifold', 'triangles', 'point_in_polyhedron', 'planar',
                  'bounding', 'validation', 'polyhedron', 'batch', 'separating_plane')},
+    'ros/cdr.py': ['test/test_cdr.py'],
 }
 
 

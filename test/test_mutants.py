@@ -1,0 +1,53 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""`make mutants`' driver: what it mutates, what it runs, what it drops from the cache."""
+
+import pathlib
+
+import mutants
+from numba.core.caching import _CacheLocator
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / 'collision_monitor'
+
+
+def test_every_module_with_kernels_is_mutated_against_tests_that_exist():
+    jitted = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob('*.py')
+              if '@jit' in p.read_text()}
+    assert jitted <= set(mutants.TARGETS)
+    for module, tests in mutants.TARGETS.items():
+        assert (PACKAGE / module).is_file(), module
+        assert tests and all((ROOT / t).is_file() for t in tests), module
+
+
+def test_the_modules_calling_a_mutated_kernel_are_stale():
+    """narrowphase and toi call broadphase's kernels (their imports say so); no 3D module
+    does."""
+    stale = {p.relative_to(PACKAGE).as_posix()
+             for p in mutants.importers(PACKAGE / 'kernels' / 'broadphase.py')}
+    assert {'kernels/broadphase.py', 'kernels/narrowphase.py', 'kernels/toi.py'} <= stale
+    assert not any(m.startswith('geometry3d/') for m in stale)
+
+
+def test_only_the_stale_modules_entries_leave_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutants, 'CACHE', tmp_path)
+    kernels = tmp_path / _CacheLocator.get_suitable_cache_subpath(
+        str(PACKAGE / 'kernels' / 'toi.py'))
+    kernels.mkdir()
+    names = ['toi.first_contacts-1.py311.nbi', 'toi.first_contacts-1.py311.1.nbc',
+             'polyroots.clip_to_band-9.py311.nbi', 'trig.sincos-3.py311.nbi']
+    for name in names:
+        (kernels / name).touch()
+    mutants.drop_cached([PACKAGE / 'kernels' / 'toi.py', PACKAGE / 'kernels' / 'trig.py'])
+    assert sorted(p.name for p in kernels.iterdir()) == [names[2]]
