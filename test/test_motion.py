@@ -81,6 +81,23 @@ def test_two_samples_give_their_velocity_and_no_acceleration():
     assert pose[:2] == pytest.approx([1.3, 1.85])
 
 
+def test_a_measured_twist_replaces_the_fitted_velocity_only():
+    """Odometry's twist (0.3, -0.7, 1.1) on a body accelerating at (1, 2, 3): the velocity is
+    the measured one, the acceleration the fit's, both carrying the newest pose on 0.1 s."""
+    a = np.array([1.0, 2.0, 3.0])
+    history = PoseHistory.empty(2)
+    for t in np.arange(0.0, 0.21, 0.05):
+        assert push_pose(history, 1, t, *(0.5 * a * t * t))
+    measured = np.array([0.3, -0.7, 1.1])
+    history.measured[1], history.measured_twist[1] = True, measured
+    motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
+    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion)
+    newest = 0.5 * a * 0.2 ** 2
+    assert np.allclose(motion.accels[1], a)
+    assert np.allclose(motion.twists[1], measured + 0.1 * a)
+    assert np.allclose(motion.poses[1], newest + (measured + 0.05 * a) * 0.1)
+
+
 def test_samples_too_close_for_float64_give_rest():
     """Stamps 1e-110 s apart: the normal equations' sums of tau^4 underflow, so the fit is
     singular; the body is fresh, at its newest pose, at rest (no nan)."""
