@@ -105,7 +105,8 @@ def garbage(draw):
 
     def feed(m):
         b = m.index[name]
-        last = m.history.last_stamp(b)
+        h = m.history
+        last = h.hist[b, h.head[b], 0] if h.count[b] else -math.inf  # the newest stamp
         if kind == 'nan_pose':
             m.pose(b, when, FRAME, (value if not math.isfinite(value) else math.nan, 0.0,
                                     *quat(0.0)), when)

@@ -21,7 +21,7 @@ import pytest
 import transforms3d
 
 from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHistory,
-                                              push_pose)
+                                              push_pose, tick_motion)
 from collision_monitor.kernels.packed import Motion
 
 
@@ -136,6 +136,57 @@ def test_a_stale_body_leaves_the_fit_of_the_bodies_after_it_alone():
     assert list(fresh) == [False, True, True, False]
     assert np.allclose(motion.twists[1:3], [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])
     assert list(motion.poses[0]) == list(motion.poses[3]) == [7.0, 7.0, 7.0]
+
+
+# (pose, twist, acceleration) at t = 0 of each body; limits 100 m, 2 m/s, 3 rad/s, 4 m/s^2
+LIMITS = (100.0, 2.0, 3.0, 4.0)
+PLAUSIBLE = [((100.0, -100.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),    # at the limits
+             ((50.0, -50.0, 1.0), (1.9, 0.3, -2.9), (3.9, -3.9, 3.9))]  # just within
+IMPLAUSIBLE = [((110.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+               ((0.0, -110.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+               ((0.0, 0.0, 0.0), (2.1, 0.3, 0.0), (0.0, 0.0, 0.0)),      # speed 2.12
+               ((0.0, 0.0, 0.0), (0.3, -2.1, 0.0), (0.0, 0.0, 0.0)),
+               ((0.0, 0.0, 0.0), (0.0, 0.0, -3.3), (0.0, 0.0, 0.0)),
+               ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (-4.4, 0.0, 0.0)),
+               ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 4.4, 0.0)),
+               ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 4.4))]
+
+
+def test_motion_beyond_a_limit_is_implausible_and_no_longer_fresh():
+    """Each body samples its own quadratic motion (the fit gives it back at t = 0): the ones
+    beyond exactly one limit each are implausible and leave the tick; those at or within
+    every limit stay, as do a static body and a stale one whatever their rows hold."""
+    motions = PLAUSIBLE + IMPLAUSIBLE
+    n = len(motions) + 2                                # then a static and a stale body
+    history = PoseHistory.empty(n)
+    for b, (p, v, a) in enumerate(motions + [motions[2]]):
+        for t in (-0.3, -0.2, -0.1, 0.0):
+            assert push_pose(history, b, t, *(np.add(p, np.multiply(v, t))
+                                               + 0.5 * np.multiply(a, t * t)))
+    assert push_pose(history, n - 1, -5.0, 0.0, 0.0, 0.0)
+    motion = Motion(*(np.full((n, 3), 1e9) for _ in range(3)))
+    static = np.zeros(n, np.bool_)
+    static[n - 2] = True
+    known = (static, np.ones(n, np.bool_), np.ones(n, np.bool_))
+    fresh, moving, implausible, active = (np.zeros(n, np.bool_) for _ in range(4))
+    counts = tick_motion(history, 0.0, 1.0, 1.0, LIMITS, True, known, motion,
+                         (fresh, moving, implausible, active))
+    assert list(np.flatnonzero(implausible)) == list(range(len(PLAUSIBLE), len(motions)))
+    assert list(np.flatnonzero(fresh)) == [0, 1, n - 2]
+    assert list(np.flatnonzero(moving)) == [0, 1]
+    assert list(np.flatnonzero(active)) == [0, 1, n - 2]
+    assert counts == (2, len(IMPLAUSIBLE), len(IMPLAUSIBLE) + 1)
+
+
+def test_clearing_forgets_poses_and_measured_twists():
+    history = PoseHistory.empty(3)
+    for b in range(3):
+        assert push_pose(history, b, 1.0, 0.0, 0.0, 0.0)
+    history.measured[:] = True
+    history.clear(1)
+    assert list(history.count) == [1, 0, 1] and list(history.measured) == [True, False, True]
+    history.clear()
+    assert not history.count.any() and not history.measured.any()
 
 
 def test_a_pose_not_newer_than_the_last_is_refused_and_changes_nothing():

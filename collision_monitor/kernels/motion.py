@@ -235,10 +235,6 @@ class PoseHistory(NamedTuple):
                    np.zeros(n_bodies, np.intp), np.zeros(n_bodies, np.bool_),
                    np.zeros((n_bodies, 3), FLOAT))
 
-    def last_stamp(self, b):
-        """Stamp of the newest pose of body b, or -inf."""
-        return self.hist[b, self.head[b], 0] if self.count[b] else -math.inf
-
     def clear(self, b=None):
         """Forget the history of body b, or of every body (a clock jump)."""
         if b is None:
