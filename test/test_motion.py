@@ -161,8 +161,8 @@ def test_motion_beyond_a_limit_is_implausible_and_no_longer_fresh():
     history = PoseHistory.empty(n)
     for b, (p, v, a) in enumerate(motions + [motions[2]]):
         for t in (-0.3, -0.2, -0.1, 0.0):
-            assert push_pose(history, b, t, *(np.add(p, np.multiply(v, t))
-                                               + 0.5 * np.multiply(a, t * t)))
+            x, y, yaw = np.add(p, np.multiply(v, t)) + 0.5 * np.multiply(a, t * t)
+            assert push_pose(history, b, t, x, y, yaw)
     assert push_pose(history, n - 1, -5.0, 0.0, 0.0, 0.0)
     motion = Motion(*(np.full((n, 3), 1e9) for _ in range(3)))
     static = np.zeros(n, np.bool_)
