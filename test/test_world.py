@@ -139,7 +139,7 @@ def test_set_motion_sets_all_three_or_nothing(index):
     assert world.poses[1].tolist() == [1.0, 2.0, 0.5] and world.active.tolist() == [False, True]
     assert world._twists[1].tolist() == [0.1, 0.2, 0.3]
     assert world._accels[1].tolist() == [1.0, 0.0, -1.0]
-    good = np.zeros((2, 3))
+    good = np.full((2, 3), 0.5)  # not zeros: a refusal must not hinge on a zero extent
     for bad, error in ((2, "non-finite poses for bodies \\['b'\\]"),
                        (1, "non-finite twists for bodies \\['b'\\]"),
                        (0, "non-finite accelerations for bodies \\['b'\\]")):
@@ -154,8 +154,10 @@ def test_set_motion_sets_all_three_or_nothing(index):
     with pytest.raises(ValueError, match='shape'):
         world.set_motion(good[:, :2], good[:, :2], good[:, :2], index(['a', 'b']))
     if not isinstance(index(['a']), list):
-        with pytest.raises(KeyError, match='no body with index 2'):
-            world.set_motion(good, good, good, np.array([0, 2], np.intp))
+        for rows in ([0, 2], [2], [-1]):
+            with pytest.raises(KeyError, match=f'no body with index {rows[-1]}'):
+                world.set_motion(good[:len(rows)], good[:len(rows)], good[:len(rows)],
+                                 np.array(rows, np.intp))
     assert world.poses.tolist() == [[0.0, 0.0, 0.0], [1.0, 2.0, 0.5]]
     assert world._twists[0].tolist() == [0.0] * 3 and not world.active[0]
 
