@@ -15,11 +15,13 @@
 
 import numpy as np
 import pytest
+from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
 from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
                                               _origin_outside, hull_tolerance)
+from shapes import qp_distance, resting_pairs
 
 
 def test_gjk_batch_matches_single_calls():
@@ -151,3 +153,41 @@ def test_origin_outside_is_the_side_test_of_the_face_plane():
         flat += d_side == 0
         assert _origin_outside(w, 0, 1, 2, 3) == (not origin_side * d_side > 0)
     assert flat > 50
+
+
+def test_a_parallelogram_of_support_points_is_flat():
+    """a1 - b1, a1 - b2, a2 - b1, a2 - b2 lie in one plane (exactly, before rounding): every
+    face of that tetrahedron stays a candidate, whichever side rounding puts the fourth point
+    on, so the origin beside it is never declared inside."""
+    rng = np.random.default_rng(11)
+    for _ in range(2000):
+        a1, a2, b1, b2 = rng.normal(size=(4, 3))
+        w = np.array([a1 - b1, a1 - b2, a2 - b1, a2 - b2])
+        assert all(_origin_outside(w, *f) for f in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1),
+                                                    (1, 2, 3, 0)))
+        assert not _closest_tetrahedron(w)[0]
+
+
+def _cso_gap(va, vb):
+    """Signed distance of the origin beyond the farthest face plane of the Minkowski
+    difference's hull (scipy's Qhull): > 0 apart (a lower bound on the distance), < 0
+    inside."""
+    return ConvexHull((va[:, None, :] - vb[None, :, :]).reshape(-1, 3)).equations[:, 3].max()
+
+
+@pytest.mark.parametrize('n', [4, 6, 8, 16])
+def test_nearly_touching_hulls_against_the_minkowski_hull_and_the_qp_distance(n):
+    """Hulls slid to touch along a random direction, then 1 um or 1 nm in or out: GJK meets
+    them exactly when the Minkowski difference's hull holds the origin; apart, its distance
+    lies between the origin's distance beyond that hull's farthest face plane (a lower
+    bound) and the quadratic program's (the distance of two points of the hulls, an upper
+    bound)."""
+    rng = np.random.default_rng(30 + n)
+    for depth in (1e-6, 1e-9, 0.0, -1e-9, -1e-6):
+        for (va, _), (vb, _) in resting_pairs(n, 30, rng, depth=depth):
+            gap = _cso_gap(va, vb)
+            d = gjk_distance(va, vb)[0]
+            if gap < -1e-12:
+                assert d == 0.0
+            elif gap > 1e-12:
+                assert gap - 1e-12 <= d <= qp_distance(va, vb) + 1e-12

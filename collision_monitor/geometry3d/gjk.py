@@ -27,6 +27,8 @@ from .validation import as_points3
 from ..kernels.constants import call_parallel, DBL_EPS, jit
 
 MAX_ITER = 128
+FLAT = 64.0 * DBL_EPS
+"""Relative volume below which a simplex tetrahedron counts as flat (`_origin_outside`)."""
 
 
 @jit
@@ -113,17 +115,23 @@ def _closest_tetrahedron(w):
 def _origin_outside(w, a, b, c, d):
     """True unless the origin lies strictly on d's side of plane w[a] w[b] w[c].
 
-    A flat tetrahedron (d in the plane) counts every face as a candidate, so the closest
-    face is searched instead of declaring an intersection.
+    A flat tetrahedron, d within rounding of the plane (``|(d - a) . (ab x ac)| <= 64 eps
+    |d - a| |ab| |ac|``), counts every face as a candidate, so the closest face is searched
+    instead of declaring an intersection: d's side is then rounding noise.  Four support
+    points a_i - b_j, a_i - b_l, a_k - b_j, a_k - b_l form such a parallelogram exactly.
     """
     abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
     acx, acy, acz = w[c, 0] - w[a, 0], w[c, 1] - w[a, 1], w[c, 2] - w[a, 2]
+    adx, ady, adz = w[d, 0] - w[a, 0], w[d, 1] - w[a, 1], w[d, 2] - w[a, 2]
     nx = aby * acz - abz * acy
     ny = abz * acx - abx * acz
     nz = abx * acy - aby * acx
     so = -(w[a, 0] * nx + w[a, 1] * ny + w[a, 2] * nz)
-    sd = (w[d, 0] - w[a, 0]) * nx + (w[d, 1] - w[a, 1]) * ny + (w[d, 2] - w[a, 2]) * nz
-    return so * sd <= 0.0
+    sd = adx * nx + ady * ny + adz * nz
+    flat = sd * sd <= FLAT * FLAT * ((adx * adx + ady * ady + adz * adz)
+                                     * (abx * abx + aby * aby + abz * abz)
+                                     * (acx * acx + acy * acy + acz * acz))
+    return flat or so * sd <= 0.0
 
 
 @jit
