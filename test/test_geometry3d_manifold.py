@@ -54,7 +54,7 @@ def test_edge_edge_crossing_and_vertex_face():
 
 
 def _moved_apart(rng, va, vb, points):
-    """The unit cube va, a body vb and points, all under one random rigid motion."""
+    """Bodies va and vb and points, all under one random rigid motion."""
     turn, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
     return [v @ turn.T + shift for v in (va, vb, points)]
 
@@ -93,6 +93,29 @@ def test_a_vertex_on_or_beside_a_face_touches_at_itself_or_midway(x, y, z):
     va, vb, expected = _moved_apart(np.random.default_rng(9), CUBE[0], spike, expected)
     points, _, _ = contact_manifold(va, CUBE[1], *hull(vb), 0.3)
     assert points == pytest.approx(expected, abs=1e-9)
+
+
+ROOF = np.array([[0, -0.5, 0], [0, 0.5, 0], [1, -0.5, 0], [1, 0.5, 0], [0, 0, 1], [1, 0, 1]],
+                float)  # a prism, its ridge from (0, 0, 1) to (1, 0, 1)
+
+
+@pytest.mark.parametrize('tip, eps', [((0.3, 0.0, 1.0), 1e-6), ((0.3, 0.0, 1.0), 0.3),
+                                      ((0.0, 0.0, 1.0), 1e-6), ((0.5, 0.25, 0.5), 1e-6)])
+@pytest.mark.parametrize('moved', [False, True])
+def test_a_vertex_touching_an_edge_or_a_face_touches_at_itself(tip, eps, moved):
+    """A spike's tip on the roof's ridge, at its end, or on a slope: they touch, so there is
+    a manifold, and it is the tip (exactly placed, and under a random rigid motion that
+    leaves the touch to rounding).  One spike edge lies in a slope's plane; with eps = 0.3
+    the band holds a triangle of the spike that meets the slope's face at the tip alone."""
+    tip = np.array(tip)
+    spike = np.vstack([tip, tip + [[0.5, 0.5, 1.0], [-0.5, 0.5, 1.1], [0.5, -0.5, 1.2],
+                                   [-0.5, -0.5, 1.3]]])
+    roof, expected = ROOF, tip[None, :]
+    if moved:
+        roof, spike, expected = _moved_apart(np.random.default_rng(12), roof, spike, expected)
+    got = contact_manifold(*hull(roof), *hull(spike), eps)
+    assert got is not None
+    assert got[0] == pytest.approx(expected, abs=1e-9)
 
 
 def test_an_edge_beside_a_face_touches_midway_between_the_closest_points():

@@ -28,11 +28,12 @@ from .planar import clip_convex, hull2, plane_basis_kernel
 from .separating_plane import plane_through_gap
 from ..kernels.constants import jit
 from ..kernels.geometry2d.point_in_polygon import point_in_convex_kernel
-from ..kernels.geometry2d.primitives import point_on_segment, segment_intersection
+from ..kernels.geometry2d.primitives import (closest_on_segment, point_on_segment,
+                                              segment_intersection)
 
 DEGENERATE_TOL = 1e-9
 """Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one
-side's contact set is a vertex or an edge."""
+side's contact set is a vertex or an edge, and of the touch of hulls that share no area."""
 
 
 @jit
@@ -65,6 +66,8 @@ def _degenerate_overlap(small, ns, big, nb, tol, out):
         if lo > hi:
             return 0
         out[0, 0], out[0, 1] = px + lo * (qx - px), py + lo * (qy - py)
+        if (hi - lo) * np.hypot(qx - px, qy - py) <= tol:  # a touch at one point
+            return 1
         out[1, 0], out[1, 1] = px + hi * (qx - px), py + hi * (qy - py)
         return 2
     ax, ay, bx, by = big[0, 0], big[0, 1], big[nb - 1, 0], big[nb - 1, 1]
@@ -78,6 +81,26 @@ def _degenerate_overlap(small, ns, big, nb, tol, out):
     out[0, 0], out[0, 1] = x0, y0
     out[1, 0], out[1, 1] = x1, y1
     return cnt
+
+
+@jit
+def _nearest_midpoint(ha, na, hb, nb):
+    """``(d2, x, y)``: the squared distance between the hulls ha[:na] and hb[:nb] (a point,
+    a segment or a CCW polygon each, in the plane) when they do not overlap, and the midpoint
+    of its two nearest points: a vertex of one and the nearest point on an edge of the
+    other."""
+    best, mx, my = np.inf, 0.0, 0.0
+    for side in range(2):
+        p, n_p, q, n_q = (ha, na, hb, nb) if side == 0 else (hb, nb, ha, na)
+        for i in range(n_p):
+            for j in range(n_q):
+                k = j + 1 if j + 1 < n_q else 0
+                qx, qy, _ = closest_on_segment(q[j, 0], q[j, 1], q[k, 0], q[k, 1],
+                                               p[i, 0], p[i, 1])
+                d2 = (p[i, 0] - qx) ** 2 + (p[i, 1] - qy) ** 2
+                if d2 < best:
+                    best, mx, my = d2, 0.5 * (p[i, 0] + qx), 0.5 * (p[i, 1] + qy)
+    return best, mx, my
 
 
 @jit
@@ -123,6 +146,13 @@ def manifold_kernel(a, b, m, n, band, tol, out):
         k = _degenerate_overlap(ha, na, hb, nb, tol, pa)
     else:
         k = _degenerate_overlap(hb, nb, ha, na, tol, pa)
+    if k == 0:
+        # hulls within the slack of one another: a touch at one point, which the clipping
+        # (exact side tests) can lose to rounding
+        d2, x, y = _nearest_midpoint(ha, na, hb, nb)
+        if d2 <= tol * tol:
+            pa[0, 0], pa[0, 1] = x, y
+            k = 1
     if k >= 3:
         k = hull2(pa, k, pb)
         pa[:k] = pb[:k]
