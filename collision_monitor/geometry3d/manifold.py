@@ -29,7 +29,7 @@ from .separating_plane import plane_through_gap
 from ..kernels.constants import jit
 from ..kernels.geometry2d.point_in_polygon import point_in_convex_kernel
 from ..kernels.geometry2d.primitives import (closest_on_segment, point_on_segment,
-                                              segment_intersection)
+                                             segment_intersection)
 
 DEGENERATE_TOL = 1e-9
 """Slack (m, in the plane) of the manifold's point-in-hull and on-segment tests when one

@@ -226,8 +226,8 @@ def contact_manifold(va, fa, vb, fb, eps):
     hulls are intersected (Sutherland-Hodgman), and the corners of the intersection, mapped
     back to 3D, are the contact points.  Degenerate hulls (a vertex or an edge touching) give
     the points of the one inside the other; hulls that share no area but touch at one point
-    (within 1 nm: a vertex on an edge) give that point.  For repeated queries on the same bodies, build
-    `ConvexPolyhedron` objects once and call their `contact_manifold` method.
+    (within 1 nm: a vertex on an edge) give that point.  For repeated queries on the same
+    bodies, build `ConvexPolyhedron` objects once and call their `contact_manifold` method.
 
     """
     return ConvexPolyhedron(va, fa, 'a').contact_manifold(ConvexPolyhedron(vb, fb, 'b'), eps)
