@@ -118,6 +118,24 @@ def test_a_vertex_touching_an_edge_or_a_face_touches_at_itself(tip, eps, moved):
     assert got[0] == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.parametrize('p, q, rise', [((0.4, -0.5), (0.4, 0.5), 1.0),
+                                        ((0.3, -0.5), (0.5, 0.5), 0.2),
+                                        ((-0.2, -0.3), (0.9, 0.6), 0.2)])
+def test_edges_crossing_touch_where_they_cross(p, q, rise):
+    """An upside-down wedge whose lowest edge p-q crosses the roof's ridge at its height:
+    the manifold is the crossing, from shapely's intersection of the two segments (steep
+    and shallow wedge sides, under a random rigid motion)."""
+    pq = np.array([[*p, 1.0], [*q, 1.0]])
+    side = np.array([q[1] - p[1], p[0] - q[0], 0.0])
+    side *= 0.5 / np.linalg.norm(side)
+    wedge = np.vstack([pq, pq + side + [0, 0, rise], pq - side + [0, 0, rise + 0.01]])
+    cross = shapely.LineString([p, q]).intersection(shapely.LineString([(0, 0), (1, 0)]))
+    expected = np.array([[cross.x, cross.y, 1.0]])
+    roof, wedge, expected = _moved_apart(np.random.default_rng(13), ROOF, wedge, expected)
+    points, _, _ = contact_manifold(*hull(roof), *hull(wedge), 1e-6)
+    assert points == pytest.approx(expected, abs=1e-9)
+
+
 def test_an_edge_beside_a_face_touches_midway_between_the_closest_points():
     """A wedge whose lowest edge runs from p, 0.2 m beside and 0.1 m above the cube's top
     edge, away from the cube (its other vertices beyond eps of any face plane): the edge
