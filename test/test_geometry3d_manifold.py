@@ -149,6 +149,22 @@ def test_an_edge_beside_a_face_touches_midway_between_the_closest_points():
     assert points == pytest.approx(expected, abs=1e-9)
 
 
+def test_a_many_sided_face_resting_on_a_small_one_gives_their_overlap():
+    """A 32-sided prism (64 vertices) standing on the unit cube's top face: the manifold is
+    the corners of the overlap of the 32-gon and the square (shapely), both orders of the
+    bodies, with more vertices on the contact face than the other body has in all."""
+    angles = np.arange(32) * 2 * np.pi / 32
+    ring = np.column_stack([0.6 + 0.55 * np.cos(angles), 0.5 + 0.55 * np.sin(angles)])
+    prism = np.vstack([np.column_stack([ring, np.full(32, z)]) for z in (1.0, 1.5)])
+    overlap = shapely.Polygon(ring).intersection(shapely.box(0, 0, 1, 1))
+    corners = sorted(map(tuple, np.round(np.array(overlap.exterior.coords[:-1]), 9)))
+    for a, b in ((hull(prism), CUBE), (CUBE, hull(prism))):
+        points, _, depth = contact_manifold(*a, *b, 1e-6)
+        assert depth == pytest.approx(0.0, abs=1e-12)
+        assert np.allclose(points[:, 2], 1.0)
+        assert sorted(map(tuple, np.round(points[:, :2], 9))) == corners
+
+
 def test_manifold_points_lie_on_both_bodies_within_the_band():
     rng = np.random.default_rng(21)
     checked = 0
