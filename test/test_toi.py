@@ -21,9 +21,12 @@ import pytest
 import shapely
 
 from collision_monitor import World
+from collision_monitor.kernels.constants import MotionModel
 from collision_monitor.kernels.kinematics import vertex_kinematics
+from collision_monitor.kernels.packed import Motion
 from collision_monitor.kernels.toi import (_entry_times, _inside_quartic, _reach_disc,
-                                           first_contact, quartic_coefficients, vertex_edge_toi)
+                                           circles_meet_time, first_contact,
+                                           quartic_coefficients, vertex_edge_toi)
 from shapes import rigid, simple_polygons
 
 SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -273,6 +276,43 @@ def test_inside_quartic_is_the_squared_reach_minus_the_squared_distance(d, r):
     expected = reach ** 2 - dx ** 2 - dy ** 2
     size = 1.0 + (sum(map(abs, d)) + sum(r)) ** 2 * 100
     assert np.allclose(np.polynomial.polynomial.polyval(t, c), expected, atol=1e-12 * size)
+
+
+def test_no_vertex_reaches_the_other_body_before_the_circles_meet():
+    """`circles_meet_time` bounds the first touch from below: over [0, bound) the polygons
+    along the model's vertex paths (the rigid formulas p + v t + a t^2 / 2 with
+    v = v_o + w x r, a = a_o + alpha x r - w^2 r, written here) never intersect (shapely,
+    1,201 samples).  Body j spins (|w| up to 4 rad/s), half the time spinning up fast
+    (|alpha| up to 30 rad/s^2), so its reach's t and t^2 terms decide many bounds."""
+    rng = np.random.default_rng(17)
+    decided = 0
+    for _ in range(600):
+        shapes = [rng.uniform(-1, 1, (int(rng.integers(3, 7)), 2)) * [1.0, 0.2]
+                  for _ in range(2)]
+        hulls = [np.array(shapely.MultiPoint(s).convex_hull.exterior.coords[:-1])
+                 for s in shapes]
+        poses = np.array([[0.0, 0.0, rng.uniform(-3, 3)],
+                          [*rng.uniform(0.6, 2.5) * np.array([1.0, 0.0]), rng.uniform(-3, 3)]])
+        spin_up = rng.uniform(-30, 30) * rng.integers(0, 2)
+        twists = np.array([rng.uniform(-0.5, 0.5, 3), [0.0, 0.0, rng.uniform(-4, 4)]])
+        accels = np.array([rng.uniform(-0.5, 0.5, 3), [0.0, 0.0, spin_up]])
+        radius = np.array([np.linalg.norm(h, axis=1).max() for h in hulls])
+        bound = circles_meet_time(0, 1, Motion(poses, twists, accels), radius, 3.0,
+                                  int(MotionModel.CONSTANT_ACCELERATION), 0.0)
+        t = SAMPLES[SAMPLES < bound]
+        polygons = []
+        for b, h in enumerate(hulls):
+            c, s = np.cos(poses[b, 2]), np.sin(poses[b, 2])
+            r = h @ np.array([[c, s], [-s, c]])
+            w, alpha = twists[b, 2], accels[b, 2]
+            vel = twists[b, :2] + w * np.column_stack([-r[:, 1], r[:, 0]])
+            acc = accels[b, :2] + alpha * np.column_stack([-r[:, 1], r[:, 0]]) - w * w * r
+            polygons.append(paths(poses[b, :2] + r, vel, acc)[:len(t)])
+        touching = [k for k in range(len(t))
+                    if shapely.Polygon(polygons[0][k]).intersects(shapely.Polygon(polygons[1][k]))]
+        assert not touching, (bound, t[touching[0]])
+        decided += 0.0 < bound < 3.0
+    assert decided > 200
 
 
 @pytest.mark.parametrize('spread', [0.3, 1.0, 5.0])
