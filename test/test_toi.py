@@ -613,7 +613,8 @@ def test_the_first_root_within_the_edge_is_taken_after_roots_beyond_its_ends():
 
 @pytest.mark.parametrize('horizon', [0.0, -1.0, np.inf, np.nan])
 def test_a_horizon_that_is_not_a_positive_number_is_refused(horizon):
-    with pytest.raises(ValueError, match='horizon must be a positive number of seconds'):
+    with pytest.raises(ValueError,
+                       match=r'^horizon must be a positive number of seconds, got \S+$'):
         first_contact(SQ, np.zeros((4, 2)), None, SQ + 3.0, np.zeros((4, 2)), None, horizon)
 
 
