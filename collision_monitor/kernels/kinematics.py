@@ -101,14 +101,18 @@ def reach(b, twists, accels, radius, model):
     that holds each vertex's model path up to time t.
 
     A vertex at r = R s (|r| <= rho, the bounding radius) follows
-    ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path, so it
-    stays within ``rho (1 + |w| t + (|alpha| + w^2) t^2 / 2)`` of c(t) (no t^2 term under
-    constant velocity).
+    ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path.  Its
+    offset from c(t) has squared length ``|r|^2 (1 + w alpha t^3 + (w^4 + alpha^2) t^4 / 4)``,
+    which falls short of ``|r|^2 (1 + (w^2 + |alpha|) t^2 / 2)^2`` by
+    ``|r|^2 t^2 (w^2 + |alpha| - w alpha t + w^2 |alpha| t^2 / 2)``, a quadratic in t with a
+    negative discriminant: the vertex stays within ``rho (1 + (w^2 + |alpha|) t^2 / 2)`` of
+    c(t), no term linear in t.  Under constant velocity the offset ``r + (w x r) t`` has
+    length ``|r| sqrt(1 + w^2 t^2) <= rho (1 + |w| t)``.
     """
     w = abs(twists[b, 2])
-    r2 = (0.0 if model == MotionModel.CONSTANT_VELOCITY
-          else 0.5 * radius[b] * (abs(accels[b, 2]) + w * w))
-    return radius[b], radius[b] * w, r2
+    if model == MotionModel.CONSTANT_VELOCITY:
+        return radius[b], radius[b] * w, 0.0
+    return radius[b], 0.0, 0.5 * radius[b] * (abs(accels[b, 2]) + w * w)
 
 
 @jit_parallel
