@@ -278,12 +278,14 @@ def test_inside_quartic_is_the_squared_reach_minus_the_squared_distance(d, r):
     assert np.allclose(np.polynomial.polynomial.polyval(t, c), expected, atol=1e-12 * size)
 
 
-def test_no_vertex_reaches_the_other_body_before_the_circles_meet():
+@pytest.mark.parametrize('model', list(MotionModel))
+def test_no_vertex_reaches_the_other_body_before_the_circles_meet(model):
     """`circles_meet_time` bounds the first touch from below: over [0, bound) the polygons
     along the model's vertex paths (the rigid formulas p + v t + a t^2 / 2 with
-    v = v_o + w x r, a = a_o + alpha x r - w^2 r, written here) never intersect (shapely,
-    1,201 samples).  Body j spins (|w| up to 4 rad/s), half the time spinning up fast
-    (|alpha| up to 30 rad/s^2), so its reach's t and t^2 terms decide many bounds."""
+    v = v_o + w x r, a = a_o + alpha x r - w^2 r, written here; a = 0 under constant
+    velocity) never intersect (shapely, 1,201 samples).  Body j spins (|w| up to 4 rad/s),
+    half the time spinning up fast (|alpha| up to 30 rad/s^2), so its reach decides many
+    bounds."""
     rng = np.random.default_rng(17)
     decided = 0
     for _ in range(600):
@@ -298,7 +300,7 @@ def test_no_vertex_reaches_the_other_body_before_the_circles_meet():
         accels = np.array([rng.uniform(-0.5, 0.5, 3), [0.0, 0.0, spin_up]])
         radius = np.array([np.linalg.norm(h, axis=1).max() for h in hulls])
         bound = circles_meet_time(0, 1, Motion(poses, twists, accels), radius, 3.0,
-                                  int(MotionModel.CONSTANT_ACCELERATION), 0.0)
+                                  int(model), 0.0)
         t = SAMPLES[SAMPLES < bound]
         polygons = []
         for b, h in enumerate(hulls):
@@ -307,6 +309,8 @@ def test_no_vertex_reaches_the_other_body_before_the_circles_meet():
             w, alpha = twists[b, 2], accels[b, 2]
             vel = twists[b, :2] + w * np.column_stack([-r[:, 1], r[:, 0]])
             acc = accels[b, :2] + alpha * np.column_stack([-r[:, 1], r[:, 0]]) - w * w * r
+            if model == MotionModel.CONSTANT_VELOCITY:
+                acc = np.zeros_like(acc)
             polygons.append(paths(poses[b, :2] + r, vel, acc)[:len(t)])
         touching = [k for k in range(len(t))
                     if shapely.Polygon(polygons[0][k]).intersects(shapely.Polygon(polygons[1][k]))]
