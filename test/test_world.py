@@ -22,7 +22,7 @@ from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
-from collision_monitor.kernels.toi import first_contact
+from collision_monitor.kernels.toi import first_contact, first_contacts
 from shapes import build, ELL, random_scene, RECT, UNIT
 
 
@@ -408,6 +408,28 @@ def test_motion_models_by_member_or_name():
 
 
 # --- the engine: swept broad phase and look-back -----------------------------------------------
+@pytest.mark.parametrize('slots', [1, 3])
+def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
+    """The batch search takes one scratch slot per thread: with 1 or 3 slots (fewer or more
+    than this machine's threads) it writes the same rows as `predict` did."""
+    rng = np.random.default_rng(8)
+    world = World()
+    for k in range(60):
+        world.add_body(f'b{k}', UNIT * rng.uniform(0.3, 1.2))
+    world.set_poses(np.column_stack([rng.uniform(0, 12, (60, 2)), rng.uniform(-3, 3, 60)]))
+    world.set_twists(np.column_stack([rng.uniform(-1, 1, (60, 2)), rng.uniform(-1, 1, 60)]))
+    _, pairs, n_pairs, model = world._swept_candidates(2.0, None)
+    world._predictions(pairs, n_pairs, 2.0, model)
+    expected = world._found[:n_pairs].copy()
+    most = world._scratch.shape[3]
+    found = np.full_like(world._found, -7.0)
+    first_contacts(pairs, n_pairs, world._motion, world._packed_bodies, world._aabb,
+                   int(model), 2.0, np.zeros((slots, 2, 3, most, 2)), np.zeros((slots, 2, most)),
+                   found)
+    assert n_pairs > 20 and np.isfinite(expected[:, 0]).sum() > 3
+    np.testing.assert_array_equal(found[:n_pairs], expected)
+
+
 @pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
 def test_predict_finds_every_pair_brute_force_finds(predictor):
     rng = np.random.default_rng(3)
