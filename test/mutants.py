@@ -153,9 +153,10 @@ def mutate(module, jit, rounds=20):
             if idle >= IDLE_LIMIT_S:
                 mutmut.kill()
         mutmut.wait()
-        # a killed mutmut leaves its mutant in place (and the original beside it)
-        subprocess.run(['git', 'checkout', '--', str(source)], cwd=ROOT, check=True)
-        source.with_name(source.name + '.bak').unlink(missing_ok=True)
+        # a killed mutmut leaves its mutant in place and the original beside it
+        backup = source.with_name(source.name + '.bak')
+        if backup.exists():
+            backup.replace(source)
         if mutmut.returncode == 0:
             return True
     return False
