@@ -149,6 +149,47 @@ def test_an_edge_beside_a_face_touches_midway_between_the_closest_points():
     assert points == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.parametrize('lo, hi', [(0.2, 0.8), (0.6, 1.4), (-0.3, 1.3)])
+def test_parallel_edges_apart_touch_along_their_overlap(lo, hi):
+    """A flat upside-down wedge whose lowest edge hangs 1 mm over the roof's ridge, along it:
+    the manifold is the overlap of the two edges, its ends midway between them, and the
+    normal points straight up (under a random rigid motion).  The axis test's best plane is a
+    face's here, leaning 11 degrees, across which the edges miss each other by 0.2 mm."""
+    gap = 1e-3
+    p, q = np.array([[lo, 0.0, 1.0 + gap], [hi, 0.0, 1.0 + gap]])
+    side = np.array([0.0, 0.5, 0.0])
+    wedge = np.vstack([p, q, p + side + [0, 0, 0.1], q + side + [0, 0, 0.1],
+                       p - side + [0, 0, 0.11], q - side + [0, 0, 0.11]])
+    ends = np.array([[max(lo, 0.0), 0.0, 1.0 + gap / 2], [min(hi, 1.0), 0.0, 1.0 + gap / 2]])
+    up = np.array([[0.0, 0.0, 1.0]])
+    roof, wedge, moved = _moved_apart(np.random.default_rng(14), ROOF, wedge,
+                                      np.vstack([ends, up, [[0.0, 0.0, 0.0]]]))
+    ends, up = moved[:2], moved[2] - moved[3]
+    points, normal, depth = contact_manifold(*hull(roof), *hull(wedge), 0.01)
+    assert depth == 0.0 and normal == pytest.approx(up, abs=1e-9)
+    order = np.argsort(np.linalg.norm(points - ends[0], axis=1))
+    assert points[order] == pytest.approx(ends, abs=1e-8)
+
+
+def test_a_band_holding_every_vertex_gives_as_many_points_as_both_bodies_have():
+    """Two flat tetrahedra, one above the other, their near edges crossing, whose shadows are
+    squares turned 45 degrees to each other: with eps wider than both, every vertex is in the
+    band and the manifold is the octagon where the squares overlap (shapely), 8 points for
+    the 4 + 4 vertices, at the mid-plane (under a random rigid motion)."""
+    s = np.sqrt(0.5)
+    low = np.array([[1, 0, -0.1], [-1, 0, -0.1], [0, 1, 0.1], [0, -1, 0.1]])
+    high = np.array([[s, -s, 0.15], [-s, s, 0.15], [s, s, 0.35], [-s, -s, 0.35]])
+    octagon = shapely.Polygon(low[[0, 2, 1, 3], :2]).intersection(
+        shapely.Polygon(high[[0, 2, 1, 3], :2]))
+    corners = np.array([[x, y, 0.125] for x, y in octagon.exterior.coords[:-1]])
+    low, high, corners = _moved_apart(np.random.default_rng(15), low, high, corners)
+    points, _, depth = contact_manifold(*hull(low), *hull(high), 1.0)
+    assert depth == 0.0 and len(corners) == 8 and len(points) == 8
+    nearest = np.linalg.norm(points[:, None] - corners[None], axis=2).argmin(axis=1)
+    assert sorted(nearest) == list(range(8))
+    assert points == pytest.approx(corners[nearest], abs=1e-9)
+
+
 def test_a_many_sided_face_resting_on_a_small_one_gives_their_overlap():
     """A 32-sided prism (64 vertices) standing on the unit cube's top face: the manifold is
     the corners of the overlap of the 32-gon and the square (shapely), both orders of the

@@ -175,6 +175,13 @@ def contact_manifold_kernel(a, b, eps, tol, out):
     eps whose near features do not face each other across the plane (two corners or edges
     off to the side of one another: the projected hulls miss) get one point, the midpoint of
     their closest points.
+
+    The axis test's plane is the plane of contact for bodies that meet, and for bodies apart
+    when its gap is their distance.  It can lean away from the direction of the closest points
+    (edges parallel to each other: the face normals about them are the only axes, and their
+    gaps are d cos(lean)), and then features facing each other along that direction miss each
+    other by d sin(lean) in its projection; when that exceeds `tol` the plane is taken through
+    the midpoint of the closest points, perpendicular to the line joining them.
     """
     gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
     if gap > eps:
@@ -185,6 +192,9 @@ def contact_manifold_kernel(a, b, eps, tol, out):
         if distance > eps:
             return 0, 0.0, 0.0, 0.0, 0.0
         mid_x, mid_y, mid_z = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
+        if distance * distance - gap * gap > tol * tol:
+            px, py, pz = mid_x, mid_y, mid_z
+            nx, ny, nz = (bx - ax) / distance, (by - ay) / distance, (bz - az) / distance
     depth = max(0.0, -gap)
     count = manifold_kernel(a[0], b[0], (px, py, pz), (nx, ny, nz),
                             eps + 0.5 * depth + 1e-12, DEGENERATE_TOL, out)

@@ -215,9 +215,10 @@ def contact_manifold(va, fa, vb, fb, eps):
     -------
     None when the bodies are more than `eps` apart; otherwise ``(points, normal, depth)``:
     the contact points (k, 3) on the mid-plane, the unit normal from a to b and the
-    penetration depth (>= 0).  Bodies apart by at most eps whose near features miss each
-    other across the plane (corner off to the side of corner) get one point: the midpoint of
-    their closest points.
+    penetration depth (>= 0).  For bodies apart the normal is the direction from a's closest
+    point to b's.  Bodies apart by at most eps whose near features miss each other across the
+    plane (corner off to the side of corner) get one point: the midpoint of their closest
+    points.
 
     Notes
     -----
