@@ -127,6 +127,22 @@ CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0
 CUBE = hull(CUBE_V)  # the unit cube: (vertices, outward triangles)
 
 
+ROOF = np.array([[0, -0.5, 0], [0, 0.5, 0], [1, -0.5, 0], [1, 0.5, 0], [0, 0, 1], [1, 0, 1]],
+                float)  # a prism, its ridge from (0, 0, 1) to (1, 0, 1)
+
+
+def wedge_over_ridge(lo, hi, gap, turn=0.0):
+    """A flat upside-down wedge (vertices) whose lowest edge runs over `ROOF`'s ridge from
+    x = lo to x = hi, `gap` above it, turned by `turn` rad about the vertical through the
+    middle of the ridge's part under it; its sides rise 0.1 m over 0.5 m."""
+    mid = (max(lo, 0.0) + min(hi, 1.0)) / 2
+    d = np.array([np.cos(turn), np.sin(turn), 0.0])
+    p, q = np.array([mid, 0.0, 1.0 + gap]) + np.outer([lo - mid, hi - mid], d)
+    side = np.array([-d[1], d[0], 0.0]) * 0.5
+    return np.vstack([p, q, p + side + [0, 0, 0.1], q + side + [0, 0, 0.1],
+                      p - side + [0, 0, 0.11], q - side + [0, 0, 0.11]])
+
+
 def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
     """A random convex polyhedron (hull of n points at 0.5 to 1 of `scale` from `centre`)."""
     pts = rng.normal(size=(n, 3))

@@ -21,7 +21,8 @@ import shapely
 
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
-from shapes import CUBE, hull, qp_distance, random_convex, resting_pairs
+from shapes import (CUBE, hull, qp_distance, random_convex, resting_pairs, ROOF,
+                    wedge_over_ridge)
 
 
 def test_face_face_resting_contact_manifold():
@@ -95,10 +96,6 @@ def test_a_vertex_on_or_beside_a_face_touches_at_itself_or_midway(x, y, z):
     assert points == pytest.approx(expected, abs=1e-9)
 
 
-ROOF = np.array([[0, -0.5, 0], [0, 0.5, 0], [1, -0.5, 0], [1, 0.5, 0], [0, 0, 1], [1, 0, 1]],
-                float)  # a prism, its ridge from (0, 0, 1) to (1, 0, 1)
-
-
 @pytest.mark.parametrize('tip, eps', [((0.3, 0.0, 1.0), 1e-6), ((0.3, 0.0, 1.0), 0.3),
                                       ((0.0, 0.0, 1.0), 1e-6), ((0.5, 0.25, 0.5), 1e-6)])
 @pytest.mark.parametrize('moved', [False, True])
@@ -156,10 +153,7 @@ def test_parallel_edges_apart_touch_along_their_overlap(lo, hi):
     normal points straight up (under a random rigid motion).  The axis test's best plane is a
     face's here, leaning 11 degrees, across which the edges miss each other by 0.2 mm."""
     gap = 1e-3
-    p, q = np.array([[lo, 0.0, 1.0 + gap], [hi, 0.0, 1.0 + gap]])
-    side = np.array([0.0, 0.5, 0.0])
-    wedge = np.vstack([p, q, p + side + [0, 0, 0.1], q + side + [0, 0, 0.1],
-                       p - side + [0, 0, 0.11], q - side + [0, 0, 0.11]])
+    wedge = wedge_over_ridge(lo, hi, gap)
     ends = np.array([[max(lo, 0.0), 0.0, 1.0 + gap / 2], [min(hi, 1.0), 0.0, 1.0 + gap / 2]])
     up = np.array([[0.0, 0.0, 1.0]])
     roof, wedge, moved = _moved_apart(np.random.default_rng(14), ROOF, wedge,

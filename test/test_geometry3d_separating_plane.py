@@ -15,12 +15,14 @@
 
 import numpy as np
 import pytest
+from scipy.spatial.transform import Rotation
 
 from collision_monitor.geometry3d import (
     contact_manifold, convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance,
     separating_plane)
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
-from shapes import CUBE, CUBE_V, hull as hull_mesh, lp_intersect, qp_distance, random_convex
+from shapes import (CUBE, CUBE_V, hull as hull_mesh, lp_intersect, qp_distance, random_convex,
+                    ROOF, wedge_over_ridge)
 
 
 @pytest.mark.parametrize('seed', range(30))
@@ -280,6 +282,22 @@ def test_bodies_apart_along_an_edge_edge_axis_are_apart():
     assert plane.distance == pytest.approx(qp_distance(va, vb), abs=1e-6)
     assert contact_manifold(va, fa, vb, fb, 1.0) is not None
     assert contact_manifold(va, fa, vb, fb, 0.9) is None
+
+
+@pytest.mark.parametrize('turn', [1.1e-9, 3e-9, 1e-8, 1e-6])
+def test_nearly_parallel_edges_apart_have_a_gap_at_most_their_distance(turn):
+    """A wedge's lowest edge 1 mm over the roof's ridge, turned about the middle of their
+    overlap by just past where edges count as parallel and more: the edge-edge axis wins and
+    its gap is the distance, 1 mm (the common perpendicular meets both edges), to 1e-12, under
+    a random rigid motion.  Read off one end of each edge, a gap along the cross product as
+    rounded, tilted along the edges by about 1e-16 / sin(turn), exceeded it by up to 1e-9."""
+    rng = np.random.default_rng(16)
+    rotation, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
+    roof = ROOF @ rotation.T + shift
+    wedge = wedge_over_ridge(0.6, 1.4, 1e-3, turn) @ rotation.T + shift
+    plane = separating_plane(*hull_mesh(roof), *hull_mesh(wedge))
+    assert plane.kind == 'edge_edge'
+    assert plane.distance == pytest.approx(1e-3, abs=1e-12)
 
 
 def supporting_planes_gap(va, fa, vb, fb):

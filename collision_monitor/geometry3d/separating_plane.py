@@ -241,8 +241,17 @@ def _edge_axes(a, b, state, lowest_b, lowest_a, tol, overlapping):
             ny = uz * wx - ux * wz
             nz = ux * wy - uy * wx
             ln = np.sqrt(nx * nx + ny * ny + nz * nz)
-            if ln <= 1e-9 * np.sqrt((ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz)):
+            uu = ux * ux + uy * uy + uz * uz
+            if ln <= 1e-9 * np.sqrt(uu * (wx * wx + wy * wy + wz * wz)):
                 continue  # parallel edges: covered by the face normals
+            # n's rounding error, relative to |u| |w| sin(angle), tilts it along the edges
+            # when they are nearly parallel, and the gap below reads one end of each: taking
+            # u's component out of n leaves both edges square to it, to rounding
+            along = (nx * ux + ny * uy + nz * uz) / uu
+            nx -= along * ux
+            ny -= along * uy
+            nz -= along * uz
+            ln = np.sqrt(nx * nx + ny * ny + nz * nz)
             # on a Minkowski face the edges are the supports: orient n out of a at edge i
             # (along the sum of its face normals); then a's extent along n is reached at
             # edge i and b's at edge j, no scan needed
