@@ -40,7 +40,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = 'collision_monitor'
 CACHE = ROOT / '.numba_cache_mutants'
 BUSY = ROOT / '.mutmut-busy'   # exists while a test run is under way
-TEST_TIMEOUT_S = 300           # a mutant can loop for ever; its test run is killed then
+SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
+TEST_TIMEOUT_S = 2 * SLOW_S  # then the runner's own: a test run killed by mutmut can live on
 IDLE_LIMIT_S = 60
 GEOMETRY_3D = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob('test/test_geometry3d_*.py'))
 
@@ -142,7 +143,8 @@ def mutate(module, jit, rounds=20):
     failing (`rounds` starts)."""
     runner = ' '.join([sys.executable, __file__, '--test', module] + ([] if jit else ['--no-jit']))
     command = [sys.executable, '-m', 'mutmut', 'run', '--paths-to-mutate', f'{PACKAGE}/{module}',
-               '--disable-mutation-types=decorator', '--runner', runner, '--no-progress', '--CI']
+               '--disable-mutation-types=decorator', '--runner', runner, '--no-progress', '--CI',
+               '--test-time-base', str(SLOW_S)]
     source = ROOT / PACKAGE / module
     for _ in range(rounds):
         mutmut = subprocess.Popen(command, cwd=ROOT)
