@@ -368,6 +368,25 @@ def test_predicted_points_lie_on_the_footprints_placed_at_their_time(predictor):
 
 
 @pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+def test_pairs_touching_now_are_predicted_at_time_zero_without_features(predictor):
+    """predict's rows for pairs already touching (the two left squares overlap; the third
+    meets the second at t = 1 s, within the 1.2 s horizon): time 0, side, vertex and edge
+    -1, point and normal nan, and their `FirstContact` names no side, as `first_contact`
+    documents."""
+    world = World()
+    for name, x in (('a', 0.0), ('b', 0.5), ('c', 3.0)):
+        world.add_body(name, UNIT, pose=(x, 0.0, 0.0))
+    world.set_twists([[0, 0, 0], [0, 0, 0], [-1.5, 0, 0]])
+    got = world.predict(1.2, predictor)
+    now = got.time == 0.0
+    assert got.pairs[now].tolist() == [[0, 1]] and got.pairs[~now].tolist() == [[1, 2]]
+    assert got.side[now].tolist() == got.vertex[now].tolist() == got.edge[now].tolist() == [-1]
+    assert np.isnan(got.point[now]).all() and np.isnan(got.normal[now]).all()
+    (touching,) = [fc for _, _, fc in got if fc.time == 0.0]
+    assert touching.vertex_of == '' and touching.vertex == touching.edge == -1
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
 def test_a_new_contact_is_dated_by_the_predictors_model(predictor):
     """The look-back of detect dates a new contact where predict, from the previous tick's
     state with the same model, puts the first contact (a spinning body: under constant
