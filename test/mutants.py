@@ -32,6 +32,7 @@ import argparse
 import ast
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import time
@@ -39,7 +40,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = 'collision_monitor'
 CACHE = ROOT / '.numba_cache_mutants'
-BUSY = ROOT / '.mutmut-busy'   # exists while a test run is under way
+BUSY = ROOT / '.mutmut-busy'   # the process id of the test run under way
 SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
 TEST_TIMEOUT_S = 2 * SLOW_S  # then the runner's own: a test run killed by mutmut can live on
 IDLE_LIMIT_S = 60
@@ -117,6 +118,17 @@ def drop_cached(paths):
             entry.unlink(missing_ok=True)
 
 
+def running_test():
+    """Process (group) id of the test run under way, None when there is none.  A test run
+    outlives its runner when mutmut gives up on it and kills the runner alone."""
+    try:
+        pid = int(BUSY.read_text())
+        os.kill(pid, 0)
+        return pid
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return None
+
+
 def test(module, tests, jit):
     """mutmut's runner: 1 when any test fails (mutmut counts no other status as a kill)."""
     env = dict(os.environ, HYPOTHESIS_PROFILE='quick')
@@ -125,14 +137,21 @@ def test(module, tests, jit):
         env.update(NUMBA_CACHE_DIR=str(CACHE), NUMBA_BOUNDSCHECK='1')
     else:
         env['NUMBA_DISABLE_JIT'] = '1'
-    BUSY.touch()
+    leftover = running_test()
+    if leftover is not None:
+        try:
+            os.killpg(leftover, signal.SIGKILL)
+        except ProcessLookupError:  # the id passed on to a process of another group
+            pass
+    run = subprocess.Popen([sys.executable, '-m', 'pytest', '-x', '-q', '-p', 'no:cacheprovider',
+                            '-m', 'not ros', *tests], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    BUSY.write_text(str(run.pid))
     try:
-        run = subprocess.run([sys.executable, '-m', 'pytest', '-x', '-q', '-p', 'no:cacheprovider',
-                              '-m', 'not ros', *tests], cwd=ROOT, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             timeout=TEST_TIMEOUT_S)
-        return 0 if run.returncode == 0 else 1
+        return 0 if run.wait(timeout=TEST_TIMEOUT_S) == 0 else 1
     except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
         return 1
     finally:
         BUSY.unlink(missing_ok=True)
@@ -151,7 +170,7 @@ def mutate(module, jit, rounds=20):
         idle = 0.0
         while mutmut.poll() is None:
             time.sleep(5.0)
-            idle = 0.0 if BUSY.exists() else idle + 5.0
+            idle = 0.0 if running_test() else idle + 5.0
             if idle >= IDLE_LIMIT_S:
                 mutmut.kill()
         mutmut.wait()

@@ -14,6 +14,8 @@
 """`make mutants`' driver: what it mutates, what it runs, what it drops from the cache."""
 
 import pathlib
+import signal
+import subprocess
 
 import mutants
 from numba.core.caching import _CacheLocator
@@ -51,3 +53,18 @@ def test_only_the_stale_modules_entries_leave_the_cache(tmp_path, monkeypatch):
         (kernels / name).touch()
     mutants.drop_cached([PACKAGE / 'kernels' / 'toi.py', PACKAGE / 'kernels' / 'trig.py'])
     assert sorted(p.name for p in kernels.iterdir()) == [names[2]]
+
+
+def test_a_test_run_left_behind_is_stopped_by_the_next(tmp_path, monkeypatch):
+    """mutmut kills the runner alone when it gives up on a test run; the run goes on in a
+    process group of its own, named in the busy file, and the next runner stops it before
+    starting its own."""
+    monkeypatch.setattr(mutants, 'BUSY', tmp_path / 'busy')
+    assert mutants.running_test() is None
+    left = subprocess.Popen(['sleep', '60'], start_new_session=True)
+    mutants.BUSY.write_text(str(left.pid))
+    assert mutants.running_test() == left.pid
+    monkeypatch.setattr(mutants, 'ROOT', tmp_path)  # pytest finds no tests there: exit 5
+    assert mutants.test('kernels/trig.py', [], jit=False) == 1
+    assert left.wait(timeout=10) == -signal.SIGKILL
+    assert mutants.running_test() is None and not mutants.BUSY.exists()
