@@ -129,6 +129,15 @@ def running_test():
         return None
 
 
+def kill_group(pid):
+    """Kill process group `pid` (None: nothing to kill)."""
+    try:
+        if pid is not None:
+            os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:  # gone, or the id passed on to a process of another group
+        pass
+
+
 def test(module, tests, jit):
     """mutmut's runner: 1 when any test fails (mutmut counts no other status as a kill)."""
     env = dict(os.environ, HYPOTHESIS_PROFILE='quick')
@@ -137,12 +146,7 @@ def test(module, tests, jit):
         env.update(NUMBA_CACHE_DIR=str(CACHE), NUMBA_BOUNDSCHECK='1')
     else:
         env['NUMBA_DISABLE_JIT'] = '1'
-    leftover = running_test()
-    if leftover is not None:
-        try:
-            os.killpg(leftover, signal.SIGKILL)
-        except ProcessLookupError:  # the id passed on to a process of another group
-            pass
+    kill_group(running_test())
     run = subprocess.Popen([sys.executable, '-m', 'pytest', '-x', '-q', '-p', 'no:cacheprovider',
                             '-m', 'not ros', *tests], cwd=ROOT, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -151,7 +155,8 @@ def test(module, tests, jit):
     try:
         return 0 if run.wait(timeout=TEST_TIMEOUT_S) == 0 else 1
     except subprocess.TimeoutExpired:
-        os.killpg(run.pid, signal.SIGKILL)
+        kill_group(run.pid)
+        run.wait()
         return 1
     finally:
         BUSY.unlink(missing_ok=True)
@@ -166,18 +171,24 @@ def mutate(module, jit, rounds=20):
                '--test-time-base', str(SLOW_S)]
     source = ROOT / PACKAGE / module
     for _ in range(rounds):
-        mutmut = subprocess.Popen(command, cwd=ROOT)
-        idle = 0.0
-        while mutmut.poll() is None:
-            time.sleep(5.0)
-            idle = 0.0 if running_test() else idle + 5.0
-            if idle >= IDLE_LIMIT_S:
-                mutmut.kill()
-        mutmut.wait()
-        # a killed mutmut leaves its mutant in place and the original beside it
-        backup = source.with_name(source.name + '.bak')
-        if backup.exists():
-            backup.replace(source)
+        # a group of its own: mutmut runs each mutant in a worker process, which outlives
+        # a mutmut killed alone and goes on to test mutants beside the next mutmut's
+        mutmut = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+        try:
+            idle = 0.0
+            while mutmut.poll() is None:
+                time.sleep(5.0)
+                idle = 0.0 if running_test() else idle + 5.0
+                if idle >= IDLE_LIMIT_S:
+                    kill_group(mutmut.pid)
+        finally:  # also on Ctrl-C, which reaches neither group, and on SIGTERM
+            kill_group(mutmut.pid)
+            kill_group(running_test())
+            mutmut.wait()
+            # a killed mutmut leaves its mutant in place and the original beside it
+            backup = source.with_name(source.name + '.bak')
+            if backup.exists():
+                backup.replace(source)
         if mutmut.returncode == 0:
             return True
     return False
@@ -196,6 +207,7 @@ def main():
     if args.test:
         (module,) = args.modules
         return test(module, TARGETS[module], not args.no_jit)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # mutate's clean-up runs then
     failed = [m for m in args.modules or TARGETS if not mutate(m, not args.no_jit)]
     subprocess.run([sys.executable, '-m', 'mutmut', 'results'], cwd=ROOT)
     if failed:
