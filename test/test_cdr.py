@@ -131,7 +131,7 @@ def test_a_ticks_markers_show_the_world():
     normals, predicted points with their time and both footprints at that time; the
     node's warm-up compiled the kernel for them."""
     cdr.warmup()
-    compiled = set(cdr.encode_markers.signatures)
+    compiled = set(getattr(cdr.encode_markers, 'signatures', ()))  # () as plain Python
     square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
     world = World()
     world.add_body('a', square, pose=(0.0, 0.0, 0.3))
@@ -149,7 +149,7 @@ def test_a_ticks_markers_show_the_world():
                         active=world.active)
     stamp = 1_795_444_844_902_828_378
     data = OutputWriter(TimeBase(0)).markers(report, world, world.names, stamp, 'odom')
-    assert set(cdr.encode_markers.signatures) == compiled
+    assert set(getattr(cdr.encode_markers, 'signatures', ())) == compiled
     markers = deserialize_message(data, MarkerArray).markers
     assert markers[0].action == Marker.DELETEALL
     assert all(m.header.frame_id == 'odom' and m.header.stamp.sec == stamp // 10**9

@@ -47,6 +47,8 @@ _C6 = -1.13596475577881948265e-11
 def sincos(x):
     """Return (sin x, cos x)."""
     if not abs(x) <= REDUCTION_LIMIT:
+        if not abs(x) < math.inf:  # libm's nan (math raises instead when run uncompiled)
+            return math.nan, math.nan
         return math.sin(x), math.cos(x)
     k = math.floor(x * _TWO_OVER_PI + 0.5)
     r = (x - k * _PIO2_HI) - k * _PIO2_LO
