@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The planar helpers of the manifold (hull2, clip_convex) against scipy and exact areas."""
+"""The planar helpers of the manifold (plane_basis_kernel, hull2, clip_convex) against numpy,
+scipy and exact areas."""
 
 from fractions import Fraction
 
@@ -21,7 +22,7 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from collision_monitor.geometry3d.planar import clip_convex, hull2, SAME_POINT
+from collision_monitor.geometry3d.planar import clip_convex, hull2, plane_basis_kernel, SAME_POINT
 from shapes import to_shapely
 
 
@@ -46,6 +47,22 @@ nearly_collinear = st.builds(
     st.floats(-2, 2), st.floats(-2, 2),
     st.lists(st.tuples(st.floats(-3, 3), st.sampled_from(ROUNDING), st.floats(0, 1)),
              min_size=3, max_size=25))
+
+
+AXES = [tuple(float(c) for c in sign * row) for row in np.eye(3) for sign in (1, -1)]
+
+
+@given(st.one_of(st.sampled_from(AXES),
+                 st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(-1, 1)).filter(
+                     lambda n: np.linalg.norm(n) > 1e-3)))
+def test_plane_basis_is_orthonormal_and_right_handed(n):
+    """u, v and n orthonormal with u x v = n, for every unit n: the coordinate axes (a
+    helper axis along n would leave u undefined) and random directions."""
+    n = np.array(n) / np.linalg.norm(n)
+    u, v = np.reshape(plane_basis_kernel(*n), (2, 3))
+    frame = np.array([u, v, n])
+    assert np.allclose(frame @ frame.T, np.eye(3), atol=1e-12)
+    assert np.allclose(np.cross(u, v), n, atol=1e-12)
 
 
 @given(points2)
