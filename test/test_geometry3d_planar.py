@@ -49,20 +49,30 @@ nearly_collinear = st.builds(
              min_size=3, max_size=25))
 
 
-AXES = [tuple(float(c) for c in sign * row) for row in np.eye(3) for sign in (1, -1)]
+LATTICE = [(x, y, z) for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0) for z in (-1.0, 0.0, 1.0)
+           if (x, y, z) != (0.0, 0.0, 0.0)]
 
 
-@given(st.one_of(st.sampled_from(AXES),
-                 st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(-1, 1)).filter(
-                     lambda n: np.linalg.norm(n) > 1e-3)))
-def test_plane_basis_is_orthonormal_and_right_handed(n):
-    """u, v and n orthonormal with u x v = n, for every unit n: the coordinate axes (a
-    helper axis along n would leave u undefined) and random directions."""
+def check_plane_basis(n):
+    """u, v and n orthonormal with u x v = n (n normalised here)."""
     n = np.array(n) / np.linalg.norm(n)
     u, v = np.reshape(plane_basis_kernel(*n), (2, 3))
     frame = np.array([u, v, n])
     assert np.allclose(frame @ frame.T, np.eye(3), atol=1e-12)
     assert np.allclose(np.cross(u, v), n, atol=1e-12)
+
+
+@pytest.mark.parametrize('n', LATTICE)
+def test_plane_basis_of_the_axes_and_the_diagonals(n):
+    """The 26 directions to the faces, edges and corners of a cube: a helper axis along
+    one of them would leave u undefined."""
+    check_plane_basis(n)
+
+
+@given(st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(-1, 1)).filter(
+    lambda n: np.linalg.norm(n) > 1e-3))
+def test_plane_basis_of_random_directions(n):
+    check_plane_basis(n)
 
 
 @given(points2)
