@@ -143,6 +143,20 @@ def wedge_over_ridge(lo, hi, gap, turn=0.0):
                       p - side + [0, 0, 0.11], q - side + [0, 0, 0.11]])
 
 
+def check_contact_geometry(fc, a_at, b_at):
+    """A `FirstContact`'s point is its vertex, on its edge, and its normal is the edge's
+    unit normal pointing from a to b (out of a's edge, into b's), given the convex bodies'
+    vertices a_at and b_at placed at its time."""
+    own, other = (a_at, b_at) if fc.vertex_of == 'a' else (b_at, a_at)
+    e0, e1 = other[fc.edge], other[(fc.edge + 1) % len(other)]
+    np.testing.assert_allclose(fc.point, own[fc.vertex], atol=1e-6)
+    assert shapely.LineString([e0, e1]).distance(shapely.Point(fc.point)) < 1e-6
+    assert abs(np.linalg.norm(fc.normal) - 1.0) <= 1e-12
+    assert abs(fc.normal @ (e1 - e0)) <= 1e-9 * np.linalg.norm(e1 - e0)
+    outward = (fc.point - other.mean(axis=0)) @ fc.normal  # the mean is inside the body
+    assert outward > 0.0 if fc.vertex_of == 'b' else outward < 0.0
+
+
 def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
     """A random convex polyhedron (hull of n points at 0.5 to 1 of `scale` from `centre`)."""
     pts = rng.normal(size=(n, 3))

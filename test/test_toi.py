@@ -27,7 +27,7 @@ from collision_monitor.kernels.packed import Motion
 from collision_monitor.kernels.toi import (_entry_times, _inside_quartic, _reach_disc,
                                            circles_meet_time, first_contact,
                                            quartic_coefficients, vertex_edge_toi)
-from shapes import rigid, simple_polygons
+from shapes import check_contact_geometry, rigid, simple_polygons
 
 SQ = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
 
@@ -106,6 +106,12 @@ def brute_force_first_contact(pa, va, aa, pb, vb, ab, horizon):
     return best
 
 
+def placed_at(kinematics, t):
+    """Vertices (n, 2) at time t of ``(p, v, a)`` moving as points (the toi model)."""
+    p, v, a = kinematics
+    return p + v * t + 0.5 * a * t ** 2
+
+
 @pytest.mark.parametrize('scale', [1.0, 4.0])
 def test_first_contact_matches_brute_force_roots_of_every_quartic(scale):
     """Turning, accelerating regular polygons (radii 0.3 to 1 m times `scale`: reach discs
@@ -131,27 +137,9 @@ def test_first_contact_matches_brute_force_roots_of_every_quartic(scale):
             assert truth == np.inf
         elif fc.time > 0.0:
             assert fc.time == pytest.approx(truth, abs=1e-7)
-            check_contact_geometry(fc, ka_, kb_)
+            check_contact_geometry(fc, placed_at(ka_, fc.time), placed_at(kb_, fc.time))
             found += 1
     assert found > 50
-
-
-def check_contact_geometry(fc, ka, kb):
-    """The contact's point is its vertex, on its edge, at its time; its normal is the
-    edge's unit normal, pointing from a to b (out of a's edge, into b's)."""
-    def at(kinematics, k):
-        p, v, a = kinematics
-        return p[k] + v[k] * fc.time + 0.5 * a[k] * fc.time ** 2
-    own, other = (ka, kb) if fc.vertex_of == 'a' else (kb, ka)
-    n = len(other[0])
-    e0, e1 = at(other, fc.edge), at(other, (fc.edge + 1) % n)
-    np.testing.assert_allclose(fc.point, at(own, fc.vertex), atol=1e-6)
-    assert shapely.LineString([e0, e1]).distance(shapely.Point(fc.point)) < 1e-6
-    assert np.linalg.norm(fc.normal) == pytest.approx(1.0, abs=1e-12)
-    assert fc.normal @ (e1 - e0) == pytest.approx(0.0, abs=1e-9 * np.linalg.norm(e1 - e0))
-    centre = np.mean([at(other, k) for k in range(n)], axis=0)  # inside the convex edge body
-    outward = (fc.point - centre) @ fc.normal
-    assert outward > 0.0 if fc.vertex_of == 'b' else outward < 0.0
 
 
 TEARDROP = np.array([(2.5, 0.0), (-1.3, 0.3), (-1.5, 0.35), (-1.7, 0.3), (-1.7, -0.3),

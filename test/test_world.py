@@ -23,7 +23,7 @@ from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.toi import first_contact, first_contacts
-from shapes import build, ELL, random_scene, RECT, UNIT
+from shapes import build, check_contact_geometry, ELL, random_scene, RECT, UNIT
 
 
 def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
@@ -365,6 +365,30 @@ def test_predicted_points_lie_on_the_footprints_placed_at_their_time(predictor):
     assert np.allclose(world.world_vertices('robot'),
                        [[c * x - s * y, s * x + c * y] for c, s in [(np.cos(0.2), np.sin(0.2))]
                         for x, y in RECT])
+
+
+@pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
+def test_every_prediction_names_its_vertex_edge_and_normal(predictor):
+    """Each first contact `predict` reports in a turning, accelerating scene of convex
+    bodies: its point is the named vertex of one body and lies on the named edge of the
+    other, both placed at its time by `world_vertices`, and its normal is that edge's unit
+    normal from a to b."""
+    rng = np.random.default_rng(5)
+    world = World()
+    n = 60
+    for k in range(n):
+        world.add_body(f'b{k}', (RECT if k % 2 else UNIT) * rng.uniform(0.5, 1.5))
+    world.set_poses(np.column_stack([rng.uniform(0, 12, (n, 2)), rng.uniform(-3, 3, n)]))
+    world.set_twists(np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)]))
+    world.set_accelerations(np.column_stack([rng.uniform(-1, 1, (n, 2)),
+                                             rng.uniform(-0.5, 0.5, n)]))
+    checked = 0
+    for a, b, fc in world.predict(2.0, predictor):
+        if fc.time > 0.0:
+            check_contact_geometry(fc, world.world_vertices(a, fc.time, predictor),
+                                   world.world_vertices(b, fc.time, predictor))
+            checked += 1
+    assert checked > 10
 
 
 @pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
