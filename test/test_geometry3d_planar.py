@@ -112,6 +112,22 @@ def test_hull2_fits_count_plus_one_rows(pts):
     assert corners <= {tuple(c) for c in pts.tolist()}  # corners are input points
 
 
+@pytest.mark.parametrize('x0', [0.0, 1e6])
+def test_hull2_merges_points_within_the_tolerance_of_its_scale(x0):
+    """A unit square's corners, each given three times within 1e-13 of the coordinates'
+    scale (exactly, and 1e-13 (1 + |x0|) off in x; the tolerance is 1e-12 of it): one point
+    each, 4 corners, whether the scale is set by x (the square at x0 = 1e6) or not; no
+    points, no hull."""
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]) + [x0, 0.0]
+    jitter = 1e-13 * (1.0 + x0)
+    pts = np.vstack([corners, corners, corners + [jitter, 0.0]])
+    out = np.empty((len(pts) + 1, 2))
+    k = hull2(pts.copy(), len(pts), out)
+    assert k == 4
+    assert np.abs(out[:k, None] - corners[None]).max(axis=2).min(axis=1).max() <= 2 * jitter
+    assert hull2(np.empty((0, 2)), 0, out) == 0
+
+
 def exact_overlap_area(subject, clip):
     """Area of CCW convex subject inside CCW convex clip, by clipping in exact rationals
     (shapely's GEOS fails on subnormal coordinates: a TopologyException, or area 0)."""
