@@ -70,14 +70,19 @@ def hull2(pts, count, out):
             m -= 1
         pts[m, 0] = x
         pts[m, 1] = y
-    # unique points, in place
+    # unique points, in place: a point within `same` of a kept one (per axis) is dropped;
+    # the kept points within `same` in x are the last ones kept, sorted as they are, though
+    # points of other y may lie between a point and its near twin
     nu = 0
     for k in range(count):
-        if nu and abs(pts[k, 0] - pts[nu - 1, 0]) <= same and abs(
-                pts[k, 1] - pts[nu - 1, 1]) <= same:
+        x, y = pts[k, 0], pts[k, 1]
+        m = nu - 1
+        while m >= 0 and x - pts[m, 0] <= same and abs(y - pts[m, 1]) > same:
+            m -= 1
+        if m >= 0 and x - pts[m, 0] <= same:
             continue
-        pts[nu, 0] = pts[k, 0]
-        pts[nu, 1] = pts[k, 1]
+        pts[nu, 0] = x
+        pts[nu, 1] = y
         nu += 1
     if nu <= 2:
         for k in range(nu):
