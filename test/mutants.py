@@ -44,31 +44,6 @@ BUSY = ROOT / '.mutmut-busy'   # the process id of the test run under way
 SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
 TEST_TIMEOUT_S = 2 * SLOW_S  # then the runner's own: a test run killed by mutmut can live on
 IDLE_LIMIT_S = 60
-GEOMETRY_3D = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob('test/test_geometry3d_*.py'))
-
-
-def _kernels_2d(name):
-    return [f'test/test_geometry2d_{name}.py', 'test/test_geometry2d_contact.py']
-
-
-# module (relative to the package) -> the tests that cover it
-TARGETS = {
-    'kernels/trig.py': ['test/test_trig.py'],
-    'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
-    'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
-    'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
-    'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
-    'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
-    'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
-                               'test/test_world.py'],
-    **{f'kernels/geometry2d/{m}.py': _kernels_2d(m)
-       for m in ('primitives', 'segment_intersection', 'point_in_polygon', 'separating_axis',
-                 'contact', 'validation', 'distance')},
-    **{f'geometry3d/{m}.py': [f'test/test_geometry3d_{m}.py'] + GEOMETRY_3D
-       for m in ('gjk', 'distance', 'manifold', 'triangles', 'point_in_polyhedron', 'planar',
-                 'bounding', 'validation', 'polyhedron', 'batch', 'separating_plane')},
-    'ros/cdr.py': ['test/test_cdr.py'],
-}
 
 
 def module_name(path):
@@ -107,6 +82,39 @@ def importers(target):
                 stale.add(other)
                 todo.append(other)
     return [files[m] for m in sorted(stale)]
+
+
+def _covering_3d(name):
+    """The 3D tests that can see a mutant of ``geometry3d/<name>.py``: those of the modules
+    that import it, directly or not (a mutant changes no other module)."""
+    found = (ROOT / 'test' / f'test_geometry3d_{p.stem}.py'
+             for p in importers(ROOT / PACKAGE / 'geometry3d' / f'{name}.py')
+             if p.parent.name == 'geometry3d')
+    return sorted(str(t.relative_to(ROOT)) for t in found if t.is_file())
+
+
+def _kernels_2d(name):
+    return [f'test/test_geometry2d_{name}.py', 'test/test_geometry2d_contact.py']
+
+
+# module (relative to the package) -> the tests that cover it
+TARGETS = {
+    'kernels/trig.py': ['test/test_trig.py'],
+    'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
+    'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
+    'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
+    'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
+    'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
+    'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
+                               'test/test_world.py'],
+    **{f'kernels/geometry2d/{m}.py': _kernels_2d(m)
+       for m in ('primitives', 'segment_intersection', 'point_in_polygon', 'separating_axis',
+                 'contact', 'validation', 'distance')},
+    **{f'geometry3d/{m}.py': _covering_3d(m)
+       for m in ('gjk', 'distance', 'manifold', 'triangles', 'point_in_polyhedron', 'planar',
+                 'bounding', 'validation', 'polyhedron', 'batch', 'separating_plane')},
+    'ros/cdr.py': ['test/test_cdr.py'],
+}
 
 
 def drop_cached(paths):
