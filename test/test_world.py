@@ -221,7 +221,8 @@ def test_boxes_touching_exactly_are_contacts(offset, touching):
        st.integers(0, 3))
 def test_corner_contacts_at_large_coordinates_agree_everywhere(yaw, x, y, corner):
     """Two unit squares at one yaw, corner k of a on corner k + 2 of b: in exact arithmetic
-    they touch at that point only.  detect, step and predict (time 0) all report it."""
+    they touch at that point only.  detect, step, predict (time 0) and distances (0) all
+    report it."""
     c, s = np.cos(yaw), np.sin(yaw)
     rot = np.array([[c, -s], [s, c]])
     offset = rot @ (UNIT[corner] - UNIT[(corner + 2) % 4])
@@ -233,6 +234,7 @@ def test_corner_contacts_at_large_coordinates_agree_everywhere(yaw, x, y, corner
     assert contacts.name_pairs() == [('a', 'b')]
     assert [(a, b, f.time) for a, b, f in world.predict(1.0)] == [('a', 'b', 0.0)]
     assert [(a, b, f.time) for a, b, f in predictions] == [('a', 'b', 0.0)]
+    assert world.distances([('a', 'b')]).tolist() == [0.0]
 
 
 def _touching_pair_world():
