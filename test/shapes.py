@@ -164,15 +164,22 @@ def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
     return hull(pts * scale + np.asarray(centre))
 
 
-def lp_intersect(va, vb):
-    """Do the hulls meet? Feasibility of sum la_i a_i = sum lb_j b_j, la, lb in simplices."""
+def common_point_constraints(va, vb):
+    """(A_eq, b_eq) of sum la_i a_i = sum lb_j b_j with sum la = sum lb = 1, over the
+    weights (la, lb) >= 0: a point of both hulls."""
     na, nb = len(va), len(vb)
     a_eq = np.zeros((5, na + nb))
     a_eq[:3, :na] = va.T
     a_eq[:3, na:] = -vb.T
     a_eq[3, :na] = 1
     a_eq[4, na:] = 1
-    res = linprog(np.zeros(na + nb), A_eq=a_eq, b_eq=[0, 0, 0, 1, 1], bounds=(0, None),
+    return a_eq, [0, 0, 0, 1, 1]
+
+
+def lp_intersect(va, vb):
+    """Do the hulls meet? Feasibility of `common_point_constraints`."""
+    a_eq, b_eq = common_point_constraints(va, vb)
+    res = linprog(np.zeros(len(va) + len(vb)), A_eq=a_eq, b_eq=b_eq, bounds=(0, None),
                   method='highs')
     return res.status == 0
 

@@ -28,13 +28,16 @@ def _tol(*arrays):
 
 
 def _triangle(t, name):
+    """(vertices, unit normal, least height): the height over the longest edge, 2 area /
+    longest edge (m)."""
     arr = as_points3(t, name)
     if arr.shape != (3, 3):
         raise ValueError(f'{name} must be 3 vertices (3, 3)')
     n = np.cross(arr[1] - arr[0], arr[2] - arr[0])
-    if np.linalg.norm(n) <= _tol(arr) * np.max(np.ptp(arr, axis=0)):
+    norm = np.linalg.norm(n)
+    if norm <= _tol(arr) * np.max(np.ptp(arr, axis=0)):
         raise ValueError(f'{name} is degenerate (zero area)')
-    return arr, n / np.linalg.norm(n)
+    return arr, n / norm, norm / np.max(np.linalg.norm(arr - np.roll(arr, 1, axis=0), axis=1))
 
 
 def _plane_section(tri, sd, tol):
@@ -72,23 +75,33 @@ def triangle_intersection(t1, t2):
     ``u = n_1 x n_2``.  Each triangle meets that line in an interval; the triangles intersect
     in the overlap of the two intervals ([polygons]' "second to third sorted piercing points").
     Vertices within the tolerance of a plane count as on it, so touching triangles intersect.
+    The tolerance of a distance from triangle i's plane is the coordinates' (`_tol`) plus
+    the error that rounding puts into i's normal, carried over the pair's extent: the
+    coordinates' tolerance over i's least height, times the extent.  Triangles of which
+    either lies in the other's plane within it are coplanar: the piercing points of nearly
+    coplanar triangles would be all rounding.
 
     """
-    a, n1 = _triangle(t1, 't1')
-    b, n2 = _triangle(t2, 't2')
+    a, n1, h1 = _triangle(t1, 't1')
+    b, n2, h2 = _triangle(t2, 't2')
     tol = _tol(a, b)
+    extent = float(np.max(np.ptp(np.vstack([a, b]), axis=0)))
+    tol_a = tol * (1.0 + extent / h2)  # of a's distances from b's plane
+    tol_b = tol * (1.0 + extent / h1)
     sd_a = (a - b[0]) @ n2
     sd_b = (b - a[0]) @ n1
-    if np.all(sd_a > tol) or np.all(sd_a < -tol) or np.all(sd_b > tol) or np.all(sd_b < -tol):
+    if (np.all(sd_a > tol_a) or np.all(sd_a < -tol_a) or np.all(sd_b > tol_b)
+            or np.all(sd_b < -tol_b)):
         return None
     u = np.cross(n1, n2)
-    if np.linalg.norm(u) <= 1e-12 or (np.all(np.abs(sd_a) <= tol)):
-        return _coplanar(a, b, n1)
+    if (np.linalg.norm(u) <= 1e-12 or np.all(np.abs(sd_a) <= tol_a)
+            or np.all(np.abs(sd_b) <= tol_b)):
+        # onto the plane of the one whose normal rounding disturbs least, facing t1's way
+        return _coplanar(a, b, n1 if h1 >= h2 else np.copysign(1.0, n1 @ n2) * n2)
     u /= np.linalg.norm(u)
-    pa = _plane_section(a, sd_a, tol)
-    pb = _plane_section(b, sd_b, tol)
-    if not pa or not pb:
-        return None
+    # neither triangle is on one side of the other's plane: both meet it
+    pa = _plane_section(a, sd_a, tol_a)
+    pb = _plane_section(b, sd_b, tol_b)
     origin = pa[0]
     ha = [float(u @ (p - origin)) for p in pa]
     hb = [float(u @ (p - origin)) for p in pb]
@@ -101,9 +114,10 @@ def triangle_intersection(t1, t2):
 
 
 def _coplanar(a, b, normal):
-    """Overlap of two coplanar triangles: both projected onto their plane, oriented CCW by
-    `manifold.hull2`, clipped by `manifold.clip_convex`; repeated and collinear points of the
-    result dropped by one more hull."""
+    """Overlap of two coplanar triangles: both projected onto the plane through a[0] normal
+    to `normal` (unit), oriented CCW about it by `planar.hull2`, clipped by
+    `planar.clip_convex`; repeated and collinear points of the result dropped by one more
+    hull."""
     ux, uy, uz, wx, wy, wz = plane_basis_kernel(*normal)
     to2 = np.array([[ux, wx], [uy, wy], [uz, wz]])
     ha, hb = np.empty((4, 2)), np.empty((4, 2))
