@@ -584,3 +584,48 @@ def test_contacts_carry_no_negative_zero():
         assert len(contacts) == 1
         for values in (contacts.normal, contacts.depth, contacts.points, contacts[0].p_b):
             assert not np.any((values == 0.0) & np.signbit(values)), (x, y, yaw)
+
+
+def _contact_arrays(contacts):
+    return [contacts.pairs, contacts.kind, contacts.normal, contacts.depth, contacts.points,
+            contacts.point_start, contacts.began]
+
+
+def _by_pair(contacts):
+    """{pair: (kind, normal, depth, points)} of every contact, whatever their order."""
+    start = contacts.point_start
+    return {tuple(contacts.pairs[c].tolist()): (
+        int(contacts.kind[c]), contacts.normal[c].tolist(), float(contacts.depth[c]),
+        contacts.points[start[c]:start[c + 1]].tolist()) for c in range(len(contacts))}
+
+
+def test_contacts_kept_across_ticks_keep_their_values():
+    """Contacts of a tick read from the world's buffers until first use; kept while later
+    ticks (detect and step) write those buffers, read partly, wholly or not at all before,
+    each still equals what a fresh world says of its poses, and owns its arrays.  Small
+    moves keep the candidate pairs (detect's one-call path), large ones rebuild them."""
+    rng = np.random.default_rng(31)
+    shapes, poses = random_scene(rng, 120, 8.0, big=1)
+    world = build(shapes, poses)
+    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    kept = []
+    for tick in range(12):
+        poses = poses + (0.05 if tick % 2 else 0.002) * velocity
+        world.set_poses(poses)
+        contacts = (world.step(0.5, stamp=0.1 * tick)[0] if tick % 3 == 2
+                    else world.detect(stamp=0.1 * tick))
+        if tick % 4 == 1:
+            contacts.pairs
+        elif tick % 4 == 2:
+            list(contacts)
+        kept.append((poses, contacts))
+    for poses, contacts in kept:
+        fresh = build(shapes, poses).detect()
+        assert len(contacts) == len(fresh) > 3
+        assert _by_pair(contacts) == _by_pair(fresh)
+        assert contacts.point_start[-1] == contacts.points.shape[0]
+        assert np.isfinite(contacts.began).all()
+    arrays = [a for _, contacts in kept for a in _contact_arrays(contacts)]
+    buffers = [*world._c_rows, *world._features]
+    for k, a in enumerate(arrays):
+        assert not any(np.shares_memory(a, b) for b in buffers + arrays[k + 1:])

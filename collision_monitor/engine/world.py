@@ -13,6 +13,8 @@
 # limitations under the License.
 """The engine: named polygon bodies, their poses, and every contact on every tick."""
 
+import weakref
+
 import numba
 import numpy as np
 
@@ -32,6 +34,9 @@ from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolyg
                               PredictionRows)
 from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
                            pack_predictions)
+
+
+_FSTART = ContactRows._fields.index('fstart')
 
 
 class Contacts:
@@ -54,33 +59,87 @@ class Contacts:
         at the previous tick ([polygons]' interpolated time of collision); the current stamp
         when that state cannot place it; nan when detect was called without a stamp.
 
+    Every array is this object's own.  The contacts of a tick are first read from the
+    world's buffers, each array copied out when it is first read: a tick that reads only
+    `pairs` copies only that.  Before the world's next tick writes those buffers it copies
+    out whatever the object has not read yet (`_keep`), so a `Contacts` kept across ticks
+    never changes.
+
     """
 
     def __init__(self, names, rows, features, began):
         """`rows` are `packed.ContactRows` and `features` `packed.Features`, each cut to the
         contacts and feature rows of this tick."""
         self.names = names
-        self.pairs = rows.pairs
-        self.kind = rows.kind
-        self.normal = rows.normal
-        self.depth = rows.depth
-        self.began = began
-        self.points = features.xy
-        self.point_start = rows.fstart
-        self._features = features
+        self._count = rows.pairs.shape[0]
+        self._rows = list(rows)
+        self._features = list(features)
+        self._began = began
+        self._lent = None
+
+    @classmethod
+    def _lent_by(cls, names, rows, features, nc, nf, began):
+        """The first nc contact rows and nf feature rows of a world's buffers, read at first
+        use; `began` None stands for nan (no stamp)."""
+        contacts = cls.__new__(cls)
+        contacts.names = names
+        contacts._count = nc
+        contacts._rows = [None] * len(rows)
+        contacts._features = [None] * len(features)
+        contacts._began = began
+        contacts._lent = (rows, features, nc, nf)
+        return contacts
 
     @classmethod
     def none(cls, names=()):
         """No contact (shared read-only empty arrays)."""
         return cls(tuple(names), _NO_CONTACTS, _NO_FEATURES, _NO_CONTACTS.depth)
 
+    def _row(self, k):
+        """Column k of the contact rows (`packed.ContactRows` order), copied at first use."""
+        column = self._rows[k]
+        if column is None:
+            rows, _, nc, _ = self._lent
+            column = self._rows[k] = rows[k][:nc + 1 if k == _FSTART else nc].copy()
+        return column
+
+    def _feature(self, k):
+        """Column k of the feature rows (`packed.Features` order), copied at first use."""
+        column = self._features[k]
+        if column is None:
+            _, features, _, nf = self._lent
+            column = self._features[k] = features[k][:nf].copy()
+        return column
+
+    def _keep(self):
+        """Copy out every column not read yet: the world is about to write its buffers."""
+        if self._lent is not None:
+            for k in range(len(self._rows)):
+                self._row(k)
+            for k in range(len(self._features)):
+                self._feature(k)
+            self._lent = None
+
+    pairs = property(lambda self: self._row(0))
+    kind = property(lambda self: self._row(1))
+    normal = property(lambda self: self._row(2))
+    depth = property(lambda self: self._row(3))
+    point_start = property(lambda self: self._row(_FSTART))
+    points = property(lambda self: self._feature(0))
+
+    @property
+    def began(self):
+        if self._began is None:
+            self._began = np.full(self._count, np.nan)
+        return self._began
+
     def __len__(self):
-        return self.pairs.shape[0]
+        return self._count
 
     def __getitem__(self, c):
         """Return the `Contact` of the c-th pair."""
         lo, hi = self.point_start[c], self.point_start[c + 1]
-        fxy, fpb, fkind, fidx = (f[lo:hi] for f in self._features)
+        fxy, fpb, fkind, fidx = (self._feature(k)[lo:hi] for k in range(len(self._features)))
         return Contact(self.kind[c], self.normal[c, 0], self.normal[c, 1], self.depth[c], fxy,
                        fpb, fkind, fidx)
 
@@ -96,7 +155,9 @@ class Contacts:
         return Contacts(self.names,
                         ContactRows(self.pairs[rows], self.kind[rows], self.normal[rows],
                                     self.depth[rows], start),
-                        Features(*(f[feature_rows] for f in self._features)), self.began[rows])
+                        Features(*(self._feature(k)[feature_rows]
+                                   for k in range(len(self._features)))),
+                        self.began[rows])
 
     def __iter__(self):
         """Yield ``(name_a, name_b, Contact)`` for every contacting pair."""
@@ -234,6 +295,7 @@ class CollisionWorld:
         self._placed = False  # world vertices, boxes and centroids match poses and activity
         self._names = None
         self._history = None  # (stamp, {pair: began}, active, names) of the last stamped tick
+        self._lent = None  # weak reference to the Contacts reading the contact buffers
         self._state_prev = tuple(np.zeros((0, 3), FLOAT) for _ in range(3))  # its poses ...
         self.predictor = 'constant_acceleration'
         self.threads = None
@@ -510,6 +572,7 @@ class CollisionWorld:
         self._prepare()
         active = self.active
         near = self._near
+        self._take_back()
         if not self._placed and near.valid and near.count:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
@@ -526,6 +589,7 @@ class CollisionWorld:
 
     def _contacts(self, pairs, n_pairs, stamp, active):
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
+        self._take_back()
         nc = nf = 0
         while n_pairs:
             nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._packed_bodies,
@@ -537,22 +601,26 @@ class CollisionWorld:
         return self._wrap_contacts(nc, nf, stamp, active)
 
     def _wrap_contacts(self, nc, nf, stamp, active):
-        """`Contacts` of the first nc contact rows and nf feature rows, with their look-back."""
-        rows, features = self._c_rows, self._features
+        """`Contacts` of the first nc contact rows and nf feature rows, with their look-back.
+
+        The contacts read the buffers until the next tick writes them (`_take_back`)."""
         if nc == 0:  # the common tick: shared empty read-only arrays, no copies
             if stamp is not None:
                 self._trace_back(float(stamp), _NO_CONTACTS.pairs, active)
             return Contacts.none(self.names)
-        pairs = rows.pairs[:nc].copy()
-        began = np.full(nc, np.nan)
+        contacts = Contacts._lent_by(self.names, self._c_rows, self._features, nc, nf, None)
         if stamp is not None:
-            began = self._trace_back(float(stamp), pairs, active)
-        # copies (the kernels write no -0.0)
-        return Contacts(self.names,
-                        ContactRows(pairs, rows.kind[:nc].copy(), rows.normal[:nc].copy(),
-                                    rows.depth[:nc].copy(), rows.fstart[:nc + 1].copy()),
-                        Features(features.xy[:nf].copy(), features.pb[:nf].copy(),
-                                 features.kind[:nf].copy(), features.idx[:nf].copy()), began)
+            contacts._began = self._trace_back(float(stamp), contacts.pairs, active)
+        self._lent = weakref.ref(contacts)
+        return contacts
+
+    def _take_back(self):
+        """Before a tick writes the contact buffers: the last `Contacts` read from them, if
+        still held, copies out what it has not read yet."""
+        lent = self._lent() if self._lent is not None else None
+        if lent is not None:
+            lent._keep()
+        self._lent = None
 
     def forget_history(self):
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
