@@ -107,3 +107,33 @@ def test_the_example_configuration_loads_in_a_namespace(tmp_path):
     code, log = run(tmp_path, (ROOT / 'config' / 'collision_monitor.yaml').read_text(),
                     namespace='/fleet')
     assert code is None and '4 bodies' in log and 'active:' in log and not errors(log), log
+
+
+def test_a_configured_node_keeps_its_start_up_out_of_the_collector(tmp_path):
+    """Configuring ends with the objects of start-up frozen (a full collection no longer
+    scans them during ticks); cleanup hands them back, so the dropped monitor is freed."""
+    import gc
+    import weakref
+
+    import rclpy
+    from collision_monitor.ros.node import CollisionMonitorNode
+    warm_kernel_cache()
+    path = tmp_path / 'params.yaml'
+    path.write_text(params('autostart: false'))
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=fresh_domain(),
+               args=['--ros-args', '--params-file', str(path)])
+    try:
+        node = CollisionMonitorNode(context=context, enable_rosout=False)
+        gc.unfreeze()
+        node.trigger_configure()
+        assert gc.get_freeze_count() > 0 and gc.get_count()[0] < 10
+        monitor = weakref.ref(node.monitor)
+        node.trigger_cleanup()
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert monitor() is None
+        node.destroy_node()
+    finally:
+        gc.unfreeze()
+        rclpy.shutdown(context=context)
