@@ -11,11 +11,13 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Point in polyhedron against the hull half-spaces and a concave L shape."""
+"""Point in polyhedron against the hull half-spaces, a concave L shape, points placed on
+the boundary, and the solid-angle winding number."""
 
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
+from scipy.spatial.transform import Rotation
 
 from collision_monitor.geometry3d import point_in_convex_polyhedron, point_in_polyhedron
 from shapes import l_extrusion, random_convex
@@ -50,3 +52,70 @@ def test_point_in_concave_polyhedron_l_shape():
     inside, on_b = point_in_polyhedron(grid, v, f)
     assert inside.tolist() == [True, True, True, True, True, False]
     assert on_b.tolist() == [False, False, True, True, False, False]
+
+
+def winding_number(points, v, f):
+    """Sum over the triangles of the solid angle they subtend at each point, over 4 pi (Van
+    Oosterom and Strackee): 1 inside a closed outward-wound mesh, 0 outside."""
+    a, b, c = (v[f[:, k]][None, :, :] - points[:, None, :] for k in range(3))
+    la, lb, lc = (np.linalg.norm(x, axis=2) for x in (a, b, c))
+    triple = np.einsum('pfi,pfi->pf', a, np.cross(b, c))
+    dot = lambda x, y: np.einsum('pfi,pfi->pf', x, y)  # noqa: E731
+    under = la * lb * lc + dot(a, b) * lc + dot(a, c) * lb + dot(b, c) * la
+    return 2.0 * np.arctan2(triple, under).sum(axis=1) / (4.0 * np.pi)
+
+
+def on_faces(rng, v, f, count, lowest=0.0):
+    """Points on random faces: barycentric weights of at least `lowest` each (0: edges and
+    corners too), and the unit outward normal of each point's face."""
+    k = rng.integers(0, len(f), count)
+    w = rng.dirichlet(np.ones(3), count)
+    edge = rng.random(count) < 0.2  # some on an edge
+    w[edge, rng.integers(0, 3, edge.sum())] = 0.0
+    w = lowest + (1.0 - 3.0 * lowest) * w / w.sum(axis=1)[:, None]
+    tri = v[f[k]]
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    return np.einsum('pk,pki->pi', w, tri), n / np.linalg.norm(n, axis=1)[:, None]
+
+
+@pytest.mark.parametrize('seed', range(6))
+@pytest.mark.parametrize('scale, centre', [(1.0, 0.0), (1e-3, 0.0), (50.0, 1e4)])
+def test_the_boundary_of_a_convex_polyhedron_is_inside_and_a_step_out_is_not(seed, scale,
+                                                                             centre):
+    """Points on faces, edges and corners count as inside, for both tests (ray casting says
+    on the boundary); a step of 1e-6 of the size along the face's outward normal leaves,
+    the same step inward stays in."""
+    rng = np.random.default_rng(seed)
+    v, f = random_convex(rng, 16, scale, (centre, -centre, 0.5 * centre))
+    points, _ = on_faces(rng, v, f, 200)
+    points = np.vstack([points, v])
+    assert point_in_convex_polyhedron(points, v, f).all()
+    inside, on_b = point_in_polyhedron(points, v, f)
+    assert inside.all() and on_b.all()
+    points, normal = on_faces(rng, v, f, 200, lowest=0.1)
+    step = 1e-6 * scale * normal
+    for shifted, want in ((points + step, False), (points - step, True)):
+        assert (point_in_convex_polyhedron(shifted, v, f) == want).all()
+        inside, on_b = point_in_polyhedron(shifted, v, f)
+        assert (inside == want).all() and not on_b.any()
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_ray_casting_in_a_turned_l_shape_is_the_winding_number(seed):
+    """The L prism turned at random (faces off the axes): inside where the winding number is
+    1, outside where it is 0; points on its faces are on the boundary."""
+    rng = np.random.default_rng(seed)
+    v, f = l_extrusion()
+    turn = Rotation.random(random_state=seed)
+    v = turn.apply(v) + rng.uniform(-5.0, 5.0, 3)
+    lo, hi = v.min(axis=0), v.max(axis=0)
+    points = rng.uniform(lo - 0.3, hi + 0.3, (3000, 3))
+    wind = winding_number(points, v, f)
+    clear = np.minimum(abs(wind), abs(wind - 1.0)) < 1e-6
+    assert clear.mean() > 0.99
+    inside, on_b = point_in_polyhedron(points, v, f)
+    assert np.array_equal(inside[clear], wind[clear] > 0.5) and not on_b.any()
+    assert inside.sum() > 100 and (~inside).sum() > 100
+    points, _ = on_faces(rng, v, f, 300)
+    inside, on_b = point_in_polyhedron(points, v, f)
+    assert inside.all() and on_b.all()
