@@ -66,6 +66,22 @@ def test_diagnostic_arrays_read_back_as_rclpy_writes_them(stamp, frame, statuses
         for level, name, message, values in statuses]), DiagnosticArray)
 
 
+EDGE_STAMPS = [sec * 10**9 + ns for sec in (0, 1, 1_795_444_844, 2**31 - 1)
+               for ns in (0, 1, 999_999_999)]
+"""Stamps at either end of a second: a float division would round the last nanosecond of
+a late second up into the next."""
+
+
+@pytest.mark.parametrize('stamp', EDGE_STAMPS)
+def test_stamps_at_the_ends_of_a_second_keep_their_second(stamp):
+    ours = DIAGNOSTICS.encode(stamp, 'map', [])
+    same_message(ours, DiagnosticArray(header=header(stamp, 'map')), DiagnosticArray)
+    world = World()
+    tables = marker_table(TickReport(stamp=0.0, active=world.active), world, world.names)
+    ours = cdr.MarkerArrayWriter().encode(stamp, *tables)
+    same_message(ours, reference_markers(stamp, *tables), MarkerArray)
+
+
 @st.composite
 def marker_tables(draw):
     strings = draw(st.lists(TEXT, min_size=1, max_size=5))
