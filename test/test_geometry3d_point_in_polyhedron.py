@@ -119,3 +119,22 @@ def test_ray_casting_in_a_turned_l_shape_is_the_winding_number(seed):
     points, _ = on_faces(rng, v, f, 300)
     inside, on_b = point_in_polyhedron(points, v, f)
     assert inside.all() and on_b.all()
+
+
+def test_faces_parallel_to_the_first_ray_cross_nothing_and_end_no_count():
+    """A triangular prism extruded along the first ray direction: its side faces (listed
+    first) hold that ray, so it crosses none of them and goes on to the ends; ray casting
+    agrees with the half-spaces of the (convex) prism and with the winding number."""
+    rng = np.random.default_rng(11)
+    ray = np.ones(3) / np.sqrt(3.0)
+    base = np.array([[0.0, 0.0, 0.0], [2.0, 0.3, -0.5], [0.4, 1.8, 0.2]])
+    v = np.vstack([base, base + 2.5 * ray])
+    f = np.array([[0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4], [2, 0, 3], [2, 3, 5],
+                  [0, 2, 1], [3, 4, 5]])  # the sides before the ends
+    points = rng.uniform(v.min(axis=0) - 0.3, v.max(axis=0) + 0.3, (3000, 3))
+    wind = winding_number(points, v, f)
+    assert np.all(np.minimum(abs(wind), abs(wind - 1.0)) < 1e-6)
+    inside, on_b = point_in_polyhedron(points, v, f)
+    assert np.array_equal(inside, wind > 0.5) and not on_b.any()
+    assert np.array_equal(inside, point_in_convex_polyhedron(points, v, f))
+    assert inside.sum() > 100 and (~inside).sum() > 100
