@@ -46,7 +46,8 @@ def test_point_in_concave_polyhedron_l_shape():
                                   | ((0 < x) & (x < 1) & (0 < y) & (y < 2))))
     inside, on_b = point_in_polyhedron(pts, v, f)
     assert np.array_equal(inside, truth) and not on_b.any()
-    # points whose +x ray hits edges and vertices exactly: the re-cast gives the answer
+    # points whose first ray (along (1, 1, 1)) runs through a corner or along an edge, and
+    # points on the boundary
     grid = np.array([[0.5, 0.5, 0.5], [0.5, 1.0, 0.5], [1.5, 1.0, 0.0], [1.0, 1.5, 1.0],
                      [0.5, 1.5, 0.5], [1.5, 1.5, 0.5]])
     inside, on_b = point_in_polyhedron(grid, v, f)
@@ -138,3 +139,26 @@ def test_faces_parallel_to_the_first_ray_cross_nothing_and_end_no_count():
     assert np.array_equal(inside, wind > 0.5) and not on_b.any()
     assert np.array_equal(inside, point_in_convex_polyhedron(points, v, f))
     assert inside.sum() > 100 and (~inside).sum() > 100
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_rays_through_edges_and_corners_are_cast_again(seed):
+    """Points whose first ray (along (1, 1, 1)) runs exactly through a corner or a point of
+    an edge of the turned L prism or of a convex hull, where counting crossings is
+    ambiguous: the answer is still the winding number's."""
+    rng = np.random.default_rng(seed)
+    ray = np.ones(3) / np.sqrt(3.0)
+    l_v, l_f = l_extrusion()
+    for v, f in ((Rotation.random(random_state=seed).apply(l_v), l_f),
+                 random_convex(rng, 14)):
+        edges = f[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+        along = rng.uniform(0.0, 1.0, (len(edges), 1))
+        targets = np.vstack([v, v[edges[:, 0]] * (1.0 - along) + v[edges[:, 1]] * along])
+        size = np.ptp(v, axis=0).max()
+        back = rng.uniform(0.05, 1.5, (len(targets), 1)) * size
+        points = targets - back * ray
+        wind = winding_number(points, v, f)
+        clear = np.minimum(abs(wind), abs(wind - 1.0)) < 1e-6
+        inside, on_b = point_in_polyhedron(points[clear], v, f)
+        assert np.array_equal(inside, wind[clear] > 0.5) and not on_b.any()
+        assert clear.sum() > 0.8 * len(points) and 0 < inside.sum() < len(inside)
