@@ -61,6 +61,31 @@ def test_polyhedron_set_matches_one_pair_at_a_time():
         batch.distances([[0, len(bodies)]])
 
 
+def octahedron(centre, r):
+    """Corners at centre +- r on each axis: its bounding sphere touches it at every corner."""
+    v = np.vstack([np.eye(3), -np.eye(3)]) * r + np.asarray(centre, float)
+    f = [[0, 1, 2], [1, 3, 2], [3, 4, 2], [4, 0, 2], [1, 0, 5], [3, 1, 5], [4, 3, 5],
+         [0, 4, 5]]
+    return v, np.array(f)
+
+
+@pytest.mark.parametrize('eps', [0.0, 0.25, 1.0])
+def test_corners_exactly_eps_apart_have_their_manifold_in_a_batch(eps):
+    """Octahedra corner to corner along each axis, exactly eps apart (their bounding spheres
+    too): the batch's sphere test keeps them, and its manifold is the pair's own, the
+    midpoint of the two corners."""
+    bodies = [ConvexPolyhedron(*octahedron((0.0, 0.0, 0.0), 1.0))]
+    for axis in range(3):
+        bodies.append(ConvexPolyhedron(*octahedron(np.eye(3)[axis] * (2.0 + eps), 1.0)))
+    pairs = np.array([[0, 1], [0, 2], [0, 3]])
+    counts, points, normals, depths = PolyhedronSet(bodies).contact_manifolds(pairs, eps)
+    assert counts.tolist() == [1, 1, 1]
+    for p, (i, j) in enumerate(pairs):
+        one = bodies[i].contact_manifold(bodies[j], eps)
+        assert np.array_equal(points[p, :1], one[0]) and np.array_equal(normals[p], one[1])
+        np.testing.assert_allclose(points[p, 0], np.eye(3)[p] * (1.0 + eps / 2), atol=1e-12)
+
+
 @pytest.mark.parametrize('pairs', [[[0.0, 1.0]], [[0.5, 1]], [0, 1, 1, 0], [[0, 1, 1]]])
 def test_polyhedron_set_pairs_must_be_integer_pairs(pairs):
     bodies = PolyhedronSet([ConvexPolyhedron(*CUBE), ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
