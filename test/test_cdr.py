@@ -142,6 +142,27 @@ def test_the_writer_grows_its_buffer_and_leaves_no_stale_bytes():
     same_message(small, MarkerArray(), MarkerArray)
 
 
+def test_a_new_writer_grows_for_many_markers():
+    """150 markers of two short strings each, far more than a new writer's buffer holds: its
+    size estimate counts every row."""
+    rng = np.random.default_rng(5)
+    m = 150
+    strings = ['map'] + [f'namespace_{k}' for k in range(10)]
+    ints = np.zeros((m, cdr.INT_COLUMNS), np.int64)
+    ints[:, cdr.NS] = rng.integers(1, len(strings), m)
+    ints[:, cdr.ID] = np.arange(m)
+    ints[:, cdr.TYPE] = 4
+    ints[:, cdr.TEXT] = rng.integers(-1, len(strings), m)
+    ints[:, cdr.FIRST] = np.arange(m) * 3
+    ints[:, cdr.END] = np.arange(m) * 3 + 3
+    ints[:, cdr.CLOSED] = 1
+    reals = rng.uniform(-1.0, 1.0, (m, cdr.FLOAT_COLUMNS))
+    points = rng.uniform(-10.0, 10.0, (3 * m, 2))
+    ours = cdr.MarkerArrayWriter().encode(9, strings, ints, reals, points)
+    assert len(ours) > 8 * 512
+    same_message(ours, reference_markers(9, strings, ints, reals, points), MarkerArray)
+
+
 def test_a_ticks_markers_show_the_world():
     """Footprints closed at the bodies' vertices and coloured by state, contact points and
     normals, predicted points with their time and both footprints at that time; the

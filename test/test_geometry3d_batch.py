@@ -41,7 +41,9 @@ def test_polyhedron_set_matches_one_pair_at_a_time():
             assert counts[p] == len(one[0])
             assert np.array_equal(points[p, :counts[p]], one[0])
             assert np.array_equal(normals[p], one[1]) and depths[p] == one[2]
-        assert distance[p] == bodies[i].distance(bodies[j])[0]
+        d, a, b = bodies[i].distance(bodies[j])
+        assert distance[p] == d and np.array_equal(pa[p], a) and np.array_equal(pb[p], b)
+        assert np.linalg.norm(pa[p] - pb[p]) == pytest.approx(d, rel=1e-12, abs=1e-12)
     # the same on one thread, and on a query too small to go parallel; numba's thread
     # setting is left as it was
     before = numba.get_num_threads()
