@@ -22,6 +22,7 @@ from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact
 from collision_monitor.kernels.kinematics import vertex_kinematics
+from collision_monitor.kernels.narrowphase import pair_tolerance
 from collision_monitor.kernels.toi import first_contact, first_contacts
 from shapes import build, check_contact_geometry, ELL, random_scene, RECT, UNIT
 
@@ -235,6 +236,37 @@ def test_corner_contacts_at_large_coordinates_agree_everywhere(yaw, x, y, corner
     assert [(a, b, f.time) for a, b, f in world.predict(1.0)] == [('a', 'b', 0.0)]
     assert [(a, b, f.time) for a, b, f in predictions] == [('a', 'b', 0.0)]
     assert world.distances([('a', 'b')]).tolist() == [0.0]
+
+
+@given(st.floats(-np.pi, np.pi), st.floats(-1e6, 1e6), st.floats(-1e6, 1e6),
+       st.integers(0, 3), st.floats(0.0, 3.0))
+def test_corners_a_tolerance_apart_get_one_answer_everywhere(yaw, x, y, corner, gap):
+    """Two unit squares at one yaw, corner k of a facing corner k + 2 of b across a gap of
+    `gap` times the pair's tolerance along the diagonal (the separating axis test sees only
+    gap / sqrt 2 on each edge normal): detect, step, predict (time 0) and distances (0)
+    agree whether they touch, and apart, distances is the gap (to the coordinates' rounding)."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    rot = np.array([[c, -s], [s, c]])
+    diagonal = rot @ (UNIT[corner] - UNIT[(corner + 2) % 4])
+    world = CollisionWorld()
+    world.add_body('a', UNIT, pose=(x, y, yaw))
+    world.add_body('b', UNIT, pose=(x + diagonal[0], y + diagonal[1], yaw))
+    world.detect()
+    tol = pair_tolerance(world._aabb, 0, 1)
+    shift = diagonal * (1.0 + gap * tol / np.hypot(*diagonal))
+    world.set_poses([[x + shift[0], y + shift[1], yaw]], ['b'])
+    touching = world.detect().name_pairs() == [('a', 'b')]
+    contacts, predictions = world.step(1.0)
+    assert (contacts.name_pairs() == [('a', 'b')]) == touching
+    now = [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0]
+    assert (now == [('a', 'b')]) == touching
+    assert ([(a, b) for a, b, f in predictions if f.time == 0.0] == [('a', 'b')]) == touching
+    distance = world.distances([('a', 'b')])[0]
+    assert (distance == 0.0) == touching
+    if not touching:
+        true_gap = shapely.Polygon(world.world_vertices('a')).distance(
+            shapely.Polygon(world.world_vertices('b')))
+        assert distance == pytest.approx(true_gap, rel=0.0, abs=0.25 * tol) and distance > 0.0
 
 
 def _touching_pair_world():

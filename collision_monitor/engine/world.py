@@ -536,7 +536,8 @@ class CollisionWorld:
 
     def distances(self, pairs):
         """Return the least distance (m) between the boundaries of each pair of active bodies
-        at their current poses, 0 for a pair that touches or overlaps.
+        at their current poses, 0 for a pair that touches or overlaps: exactly the pairs
+        `detect` reports (the same test decides, within the pair's length tolerance).
 
         Parameters
         ----------

@@ -29,7 +29,7 @@ from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_ker
 from .geometry2d.distance import polygon_distance_kernel
 from .geometry2d.primitives import box_padding, length_tolerance
 from .geometry2d.separating_axis import sat_kernel
-from .packed import Polygon
+from .packed import ContactRows, Features, Polygon
 from .trig import sincos
 
 DISC_BOX_FILL = 0.5
@@ -185,17 +185,19 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
 @jit
 def pair_distances(pairs, poses, bodies, aabb, scratch, out):
     """Least distance (m) between the boundaries of each pair (rows of `pairs`) at their
-    poses, written to `out`: 0 for a pair that shares a point (within `pair_tolerance`).
-    `aabb` are the boxes of `place_bodies` for these poses."""
+    poses, written to `out`: 0 for a pair that `narrow_phase` takes as a contact (the same
+    test, so that both give one answer within the pair's tolerance).  `aabb` are the boxes
+    of `place_bodies` for these poses."""
+    rows = ContactRows(np.empty((1, 2), np.intp), np.empty(1, np.int8), np.empty((1, 2)),
+                       np.empty(1), np.empty(2, np.intp))
+    no_rows = Features(np.empty((0, 2)), np.empty((0, 2)), np.empty(0, np.int8),
+                       np.empty((0, 2), np.intp))  # features counted, not written
     for p in range(pairs.shape[0]):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        a = placed_polygon(i, poses, bodies, scratch[0])
-        b = placed_polygon(j, poses, bodies, scratch[1])
-        if polygons_intersect_kernel(a.vertices, a.orient, a.convex, b.vertices, b.orient,
-                                     b.convex, pair_tolerance(aabb, i, j)):
+        if narrow_phase(pairs[p:p + 1], 1, poses, bodies, aabb, scratch, rows, no_rows)[0]:
             out[p] = 0.0
         else:
+            a = placed_polygon(pairs[p, 0], poses, bodies, scratch[0])
+            b = placed_polygon(pairs[p, 1], poses, bodies, scratch[1])
             out[p] = polygon_distance_kernel(a.vertices, b.vertices)[0]
 
 
