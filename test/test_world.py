@@ -218,18 +218,24 @@ def test_boxes_touching_exactly_are_contacts(offset, touching):
     assert [(a, b, f.time) for a, b, f in predictions] == [(a, b, 0.0) for a, b in expected]
 
 
+def _corner_to_corner(yaw, x, y, corner):
+    """A world of unit squares a at (x, y) and b at the same yaw with its corner k + 2 on
+    corner k of a; and the diagonal, b's position from a's."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    diagonal = np.array([[c, -s], [s, c]]) @ (UNIT[corner] - UNIT[(corner + 2) % 4])
+    world = CollisionWorld()
+    world.add_body('a', UNIT, pose=(x, y, yaw))
+    world.add_body('b', UNIT, pose=(x + diagonal[0], y + diagonal[1], yaw))
+    return world, diagonal
+
+
 @given(st.floats(-np.pi, np.pi), st.floats(-1e6, 1e6), st.floats(-1e6, 1e6),
        st.integers(0, 3))
 def test_corner_contacts_at_large_coordinates_agree_everywhere(yaw, x, y, corner):
     """Two unit squares at one yaw, corner k of a on corner k + 2 of b: in exact arithmetic
     they touch at that point only.  detect, step, predict (time 0) and distances (0) all
     report it."""
-    c, s = np.cos(yaw), np.sin(yaw)
-    rot = np.array([[c, -s], [s, c]])
-    offset = rot @ (UNIT[corner] - UNIT[(corner + 2) % 4])
-    world = CollisionWorld()
-    world.add_body('a', UNIT, pose=(x, y, yaw))
-    world.add_body('b', UNIT, pose=(x + offset[0], y + offset[1], yaw))
+    world, _ = _corner_to_corner(yaw, x, y, corner)
     assert world.detect().name_pairs() == [('a', 'b')]
     contacts, predictions = world.step(1.0)
     assert contacts.name_pairs() == [('a', 'b')]
@@ -245,12 +251,7 @@ def test_corners_a_tolerance_apart_get_one_answer_everywhere(yaw, x, y, corner, 
     `gap` times the pair's tolerance along the diagonal (the separating axis test sees only
     gap / sqrt 2 on each edge normal): detect, step, predict (time 0) and distances (0)
     agree whether they touch, and apart, distances is the gap (to the coordinates' rounding)."""
-    c, s = np.cos(yaw), np.sin(yaw)
-    rot = np.array([[c, -s], [s, c]])
-    diagonal = rot @ (UNIT[corner] - UNIT[(corner + 2) % 4])
-    world = CollisionWorld()
-    world.add_body('a', UNIT, pose=(x, y, yaw))
-    world.add_body('b', UNIT, pose=(x + diagonal[0], y + diagonal[1], yaw))
+    world, diagonal = _corner_to_corner(yaw, x, y, corner)
     world.detect()
     tol = pair_tolerance(world._aabb, 0, 1)
     shift = diagonal * (1.0 + gap * tol / np.hypot(*diagonal))
