@@ -163,6 +163,18 @@ def test_a_new_writer_grows_for_many_markers():
     same_message(ours, reference_markers(9, strings, ints, reals, points), MarkerArray)
 
 
+def test_a_new_writer_grows_for_many_points():
+    """One closed line strip of 2,000 points and short strings: the points (and the closing
+    one) are most of the message, and the size estimate counts each."""
+    strings = ['map', 'ns']
+    ints = np.array([[1, 0, 4, 0, -1, 0, 2000, 1]], np.int64)
+    reals = np.ones((1, cdr.FLOAT_COLUMNS))
+    points = np.random.default_rng(6).uniform(-5.0, 5.0, (2000, 2))
+    ours = cdr.MarkerArrayWriter().encode(3, strings, ints, reals, points)
+    assert len(ours) > 24 * 2000
+    same_message(ours, reference_markers(3, strings, ints, reals, points), MarkerArray)
+
+
 def test_a_ticks_markers_show_the_world():
     """Footprints closed at the bodies' vertices and coloured by state, contact points and
     normals, predicted points with their time and both footprints at that time; the

@@ -95,3 +95,21 @@ def test_polyhedron_set_pairs_must_be_integer_pairs(pairs):
         bodies.distances(pairs)
     with pytest.raises(ValueError, match='pairs'):
         bodies.contact_manifolds(pairs, 0.1)
+
+
+def test_a_polyhedron_set_names_what_it_refuses():
+    """Every refusal of PolyhedronSet, its text whole: no body or a body of another kind,
+    pairs of the wrong form or naming a body it does not hold, a negative eps."""
+    cube = ConvexPolyhedron(*CUBE)
+    for bodies in ([], [cube, CUBE]):
+        with pytest.raises(ValueError, match=r'^a PolyhedronSet holds one or more '
+                                             r'ConvexPolyhedron objects$'):
+            PolyhedronSet(bodies)
+    batch = PolyhedronSet([cube, ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
+    with pytest.raises(ValueError, match=r'^pairs must have shape \(k, 2\), got \(3,\)$'):
+        batch.distances([0, 1, 1])
+    for pairs in ([[0, 2]], [[-1, 0]]):
+        with pytest.raises(ValueError, match=r'^pairs index bodies 0 to 1$'):
+            batch.contact_manifolds(pairs, 0.1)
+    with pytest.raises(ValueError, match=r'^eps must be >= 0, got -0.5$'):
+        batch.contact_manifolds([[0, 1]], -0.5)
