@@ -33,6 +33,8 @@ def test_polyhedron_set_matches_one_pair_at_a_time():
     counts, points, normals, depths = batch.contact_manifolds(pairs, 1e-6)
     distance, pa, pb = batch.distances(pairs)
     assert counts.min() == 0 and (counts > 0).sum() > 20
+    assert points.shape == (len(pairs), 2 * max(len(b.vertices) for b in bodies), 3)
+    assert pa.shape == pb.shape == (len(pairs), 3)
     for p, (i, j) in enumerate(pairs):
         one = bodies[i].contact_manifold(bodies[j], 1e-6)
         if one is None:
