@@ -98,18 +98,25 @@ def test_an_inactive_body_before_the_others_leaves_their_boxes_current():
     assert world.detect().name_pairs() == [('b1', 'b2')]
 
 
-def test_placed_vertices_are_each_bodys_world_vertices():
-    """`placed_vertices` (one kernel over all bodies) against `world_vertices` (the rigid
-    motion of `kinematics`, body by body), posed and unposed bodies alike."""
+@pytest.mark.parametrize('far', [0.0, 1e5])
+def test_placed_vertices_are_each_bodys_world_vertices(far):
+    """`placed_vertices` (one kernel over all bodies, the narrow phase's placement) against
+    `world_vertices` (the rigid motion of `kinematics`, body by body), posed and unposed
+    bodies alike, to the last bit; against numpy's rotation to the coordinates' rounding."""
     rng = np.random.default_rng(3)
     shapes, poses = random_scene(rng, 50, 20.0)
+    poses[:, :2] += far
     world = build(shapes, poses)
     world.add_body('unposed', UNIT)
     vertices, starts = world.placed_vertices()
     assert starts[-1] == vertices.shape[0]
     for k, name in enumerate(world.names):
+        assert np.array_equal(vertices[starts[k]:starts[k + 1]], world.world_vertices(name))
+        x, y, yaw = world.poses[k]
+        turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
         np.testing.assert_allclose(vertices[starts[k]:starts[k + 1]],
-                                   world.world_vertices(name), atol=1e-12)
+                                   world.footprint(name) @ turn.T + (x, y), rtol=0,
+                                   atol=1e-12 * max(1.0, far))
 
 
 def test_micro_bodies_at_the_origin_keep_their_own_tolerance():

@@ -32,7 +32,7 @@ import numpy as np
 from .constants import FLOAT, jit, jit_parallel, MotionModel
 from .geometry2d.primitives import box_padding
 from .packed import Motion
-from .trig import sincos
+from .trig import rotate, sincos
 
 
 @jit
@@ -40,8 +40,7 @@ def _vertex_state(b, v, s, c, motion, offsets, model):
     """Position, velocity and acceleration (x, y each) of vertex v of body b, with
     ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity model."""
     poses, twists, accels = motion
-    rx = c * offsets[v, 0] - s * offsets[v, 1]
-    ry = s * offsets[v, 0] + c * offsets[v, 1]
+    rx, ry = rotate(s, c, offsets[v, 0], offsets[v, 1])
     w = twists[b, 2]
     ax = ay = 0.0
     if model == MotionModel.CONSTANT_ACCELERATION:

@@ -30,7 +30,7 @@ from .geometry2d.distance import polygon_distance_kernel
 from .geometry2d.primitives import box_padding, length_tolerance
 from .geometry2d.separating_axis import sat_kernel
 from .packed import ContactRows, Features, Polygon
-from .trig import sincos
+from .trig import rotate, sincos
 
 DISC_BOX_FILL = 0.5
 """A body whose footprint covers at least this share of its bounding disc (area over
@@ -69,8 +69,9 @@ def place_bodies(poses, active, bodies, aabb):
             xmax = -np.inf
             ymax = -np.inf
             for v in range(vstart[b], vstart[b + 1]):
-                wx = x + c * offsets[v, 0] - s * offsets[v, 1]
-                wy = y + s * offsets[v, 0] + c * offsets[v, 1]
+                rx, ry = rotate(s, c, offsets[v, 0], offsets[v, 1])
+                wx = x + rx
+                wy = y + ry
                 xmin = min(xmin, wx)
                 xmax = max(xmax, wx)
                 ymin = min(ymin, wy)
@@ -92,13 +93,12 @@ def placed_polygon(b, poses, bodies, out):
     s, c = sincos(poses[b, 2])
     k = 0
     for v in range(vstart[b], vstart[b + 1]):
-        out[k, 0] = x + c * offsets[v, 0] - s * offsets[v, 1]
-        out[k, 1] = y + s * offsets[v, 0] + c * offsets[v, 1]
+        rx, ry = rotate(s, c, offsets[v, 0], offsets[v, 1])
+        out[k, 0] = x + rx
+        out[k, 1] = y + ry
         k += 1
-    ox = bodies.centroid_offsets[b, 0]
-    oy = bodies.centroid_offsets[b, 1]
-    return Polygon(out[:k], bodies.orient[b], bodies.convex[b], x + c * ox - s * oy,
-                   y + s * ox + c * oy)
+    cx, cy = rotate(s, c, bodies.centroid_offsets[b, 0], bodies.centroid_offsets[b, 1])
+    return Polygon(out[:k], bodies.orient[b], bodies.convex[b], x + cx, y + cy)
 
 
 @jit
@@ -111,8 +111,9 @@ def place_vertices(poses, bodies, out):
         y = poses[b, 1]
         s, c = sincos(poses[b, 2])
         for v in range(vstart[b], vstart[b + 1]):
-            out[v, 0] = x + c * offsets[v, 0] - s * offsets[v, 1]
-            out[v, 1] = y + s * offsets[v, 0] + c * offsets[v, 1]
+            rx, ry = rotate(s, c, offsets[v, 0], offsets[v, 1])
+            out[v, 0] = x + rx
+            out[v, 1] = y + ry
 
 
 @jit

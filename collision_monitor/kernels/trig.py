@@ -61,3 +61,11 @@ def sincos(x):
     odd = (q & 1) == 1
     sign = -1.0 if q >= 2 else 1.0
     return sign * (c if odd else s), sign * (-s if odd else c)
+
+
+@jit_inline
+def rotate(s, c, x, y):
+    """The vector (x, y) turned by the angle whose sine and cosine are s and c:
+    ``(c x - s y, s x + c y)``.  Every placement of a vertex, ``pose + rotate(...)``, uses
+    it, so that each kernel puts a vertex at the same float64 point."""
+    return c * x - s * y, s * x + c * y
