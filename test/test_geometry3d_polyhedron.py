@@ -52,3 +52,32 @@ def test_vertex_adjacency_lists_each_edge_both_ways():
     listed = {(i, int(j)) for i in range(n) for j in adj[adj[i]:adj[i + 1]]}
     edges = {tuple(sorted(map(int, f[[k, (k + 1) % 3]]))) for f in body.faces for k in range(3)}
     assert listed == {e for a, b in edges for e in ((a, b), (b, a))}
+
+
+@pytest.mark.parametrize('seed', range(5))
+def test_each_edge_names_its_two_faces_and_its_arc_joins_their_normals(seed):
+    """`edge_data` lists every undirected edge of the faces once, with the two faces that
+    hold both its ends; `arcs` are q = a x b, q x a and b x q of those faces' unit normals,
+    taken here from the vertices with numpy."""
+    rng = np.random.default_rng(seed)
+    body = ConvexPolyhedron(*random_convex(rng, 20))
+    v, f = body.vertices, body.faces
+    edges = {tuple(sorted(map(int, t[[k, (k + 1) % 3]]))) for t in f for k in range(3)}
+    rows = body.edge_data
+    assert len(rows) == len(edges) == 3 * len(f) // 2
+    assert {tuple(sorted(map(int, r[:2]))) for r in rows} == edges
+    for i, j, fa, fb in rows:
+        assert fa != fb and {i, j} <= set(f[fa]) and {i, j} <= set(f[fb])
+    normal = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    normal /= np.linalg.norm(normal, axis=1)[:, None]
+    a, b = normal[rows[:, 2]], normal[rows[:, 3]]
+    q = np.cross(a, b)
+    np.testing.assert_allclose(body.arcs, np.hstack([q, np.cross(q, a), np.cross(b, q)]),
+                               atol=1e-12)
+
+
+def test_an_unnamed_polyhedron_is_called_polyhedron_in_a_refusal():
+    """A tetrahedron with one face wound the wrong way."""
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+    with pytest.raises(ValueError, match=r'^polyhedron is not closed and consistently wound'):
+        ConvexPolyhedron(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 3, 2]])
