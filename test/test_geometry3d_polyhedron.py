@@ -81,3 +81,23 @@ def test_an_unnamed_polyhedron_is_called_polyhedron_in_a_refusal():
     v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
     with pytest.raises(ValueError, match=r'^polyhedron is not closed and consistently wound'):
         ConvexPolyhedron(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 3, 2]])
+
+
+def test_a_motion_that_is_not_a_rotation_and_a_translation_is_refused():
+    """`moved` takes a finite proper rotation (orthonormal to 1e-9, determinant +1) and a
+    finite (3,) translation; anything else is named."""
+    body = ConvexPolyhedron(*random_convex(np.random.default_rng(2)))
+    shape = r'^rotation must be a finite \(3, 3\) matrix, translation \(3,\)$'
+    proper = r'^rotation must be a proper rotation matrix$'
+    turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    for rotation, translation, refusal in (
+            (np.eye(2), np.zeros(3), shape), (turn, np.zeros(2), shape),
+            (np.eye(4)[:3], np.zeros(3), shape), (turn, [0.0, np.nan, 0.0], shape),
+            (np.where(turn == 1.0, np.inf, turn), np.zeros(3), shape),
+            (np.diag([1.0, 1.0, -1.0]), np.zeros(3), proper),
+            (turn * (1.0 + 1e-6), np.zeros(3), proper)):
+        with pytest.raises(ValueError, match=refusal):
+            body.moved(rotation, translation)
+    slightly = turn * (1.0 + 1e-11)  # orthonormal to 1e-9
+    np.testing.assert_allclose(body.moved(slightly, [1.0, 2.0, 3.0]).vertices,
+                               body.vertices @ slightly.T + [1.0, 2.0, 3.0])

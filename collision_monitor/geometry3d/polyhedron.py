@@ -122,7 +122,7 @@ class ConvexPolyhedron:
         if (r.shape != (3, 3) or t.shape != (3,) or not np.isfinite(r).all()
                 or not np.isfinite(t).all()):
             raise ValueError('rotation must be a finite (3, 3) matrix, translation (3,)')
-        if not np.allclose(r @ r.T, np.eye(3), atol=1e-9) or np.linalg.det(r) < 0.0:
+        if not np.allclose(r @ r.T, np.eye(3), rtol=0.0, atol=1e-9) or np.linalg.det(r) < 0.0:
             raise ValueError('rotation must be a proper rotation matrix')
         out = object.__new__(ConvexPolyhedron)
         out.vertices = np.ascontiguousarray(self.vertices @ r.T + t)
