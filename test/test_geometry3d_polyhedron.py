@@ -15,10 +15,12 @@
 
 import numpy as np
 import pytest
+from scipy.spatial.transform import Rotation
 
 from collision_monitor.geometry3d import (
-    convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance, separating_plane)
-from shapes import random_convex
+    contact_manifold, convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance,
+    separating_plane)
+from shapes import hull, random_convex
 
 
 def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
@@ -101,3 +103,48 @@ def test_a_motion_that_is_not_a_rotation_and_a_translation_is_refused():
     slightly = turn * (1.0 + 1e-11)  # orthonormal to 1e-9
     np.testing.assert_allclose(body.moved(slightly, [1.0, 2.0, 3.0]).vertices,
                                body.vertices @ slightly.T + [1.0, 2.0, 3.0])
+
+
+def test_a_moved_body_answers_as_one_built_where_it_went():
+    """After `moved`, a body's sphere holds its vertices, and its separating plane (kind
+    included) and contact manifold against another body are those of the same mesh built
+    at the moved place."""
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        va, fa = random_convex(rng)
+        vb, fb = random_convex(rng, centre=rng.uniform(-1.8, 1.8, 3))
+        rot = Rotation.random(random_state=rng).as_matrix()
+        shift = rng.uniform(-5.0, 5.0, 3)
+        moved = ConvexPolyhedron(va, fa).moved(rot, shift)
+        fresh = ConvexPolyhedron(va @ rot.T + shift, fa)
+        other = ConvexPolyhedron(vb @ rot.T + shift, fb)
+        reach = np.linalg.norm(moved.vertices - moved.centre, axis=1).max()
+        assert reach <= moved.radius * (1.0 + 1e-12)
+        got, want = moved.separating_plane(other), fresh.separating_plane(other)
+        assert got.kind == want.kind == separating_plane(va, fa, vb, fb).kind
+        for eps in (0.05, 0.5):
+            got, want = moved.contact_manifold(other, eps), fresh.contact_manifold(other, eps)
+            assert (got is None) == (want is None)
+            if got is not None:
+                np.testing.assert_allclose(got[0], want[0], atol=1e-9)
+
+
+def test_a_manifold_with_more_points_than_either_body_has_vertices():
+    """A tetrahedron's big face resting on a 32-gon prism's top, turned so that their
+    overlap has more corners than the tetrahedron has vertices plus three: the prepared
+    bodies give the manifold the module function gives on their arrays, in either order;
+    eps 0 is allowed, a negative eps refused."""
+    ring = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
+    disc = np.column_stack([np.cos(ring), np.sin(ring)])
+    prism = hull(np.vstack([np.column_stack([disc, np.zeros(32)]),
+                            np.column_stack([disc, np.ones(32)])]))
+    corners = 1.5 * np.array([[np.cos(t), np.sin(t), 0.0] for t in (0.1, 2.2, 4.3)])
+    tetra = hull(np.vstack([corners + [0.0, 0.0, 1.0], [[0.0, 0.0, 2.0]]]))
+    a, b = ConvexPolyhedron(*prism), ConvexPolyhedron(*tetra)
+    for first, second, arrays in ((a, b, (*prism, *tetra)), (b, a, (*tetra, *prism))):
+        for eps in (0.0, 1e-3):
+            got, want = first.contact_manifold(second, eps), contact_manifold(*arrays, eps)
+            assert len(got[0]) == len(want[0]) > 3 + 4
+            np.testing.assert_array_equal(got[0], want[0])
+    with pytest.raises(ValueError, match=r'^eps must be >= 0, got -1.0$'):
+        a.contact_manifold(b, -1.0)
