@@ -175,6 +175,23 @@ def test_a_new_writer_grows_for_many_points():
     same_message(ours, reference_markers(3, strings, ints, reals, points), MarkerArray)
 
 
+def test_a_reused_writer_leaves_nothing_of_the_message_before():
+    """A writer that just wrote 2,000 random points writes smaller tables over those bytes:
+    every field it does not fill from the table (lifetime, frame_locked, each point's z)
+    is still written, so the result reads back as rclpy writes it."""
+    rng = np.random.default_rng(8)
+    writer = cdr.MarkerArrayWriter()
+    ints = np.array([[1, 0, 4, 0, -1, 0, 2000, 0]], np.int64)
+    writer.encode(1, ['map', 'ns'], ints, rng.uniform(1.0, 2.0, (1, cdr.FLOAT_COLUMNS)),
+                  rng.uniform(1.0, 2.0, (2000, 2)))
+    for frame in ('m', 'map_frame', 'a' * 37):
+        rows = [[1, 0, 4, 0, -1, 0, 30, 1], [-1, 1, 2, 0, 1, 30, 30, 0]] * 20
+        tables = ([frame, 'x'], np.array(rows, np.int64),
+                  rng.uniform(-1.0, 1.0, (40, cdr.FLOAT_COLUMNS)), rng.uniform(-3, 3, (30, 2)))
+        ours = writer.encode(2, *tables)
+        same_message(ours, reference_markers(2, *tables), MarkerArray)
+
+
 def test_a_ticks_markers_show_the_world():
     """Footprints closed at the bodies' vertices and coloured by state, contact points and
     normals, predicted points with their time and both footprints at that time; the

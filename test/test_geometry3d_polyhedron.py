@@ -148,3 +148,15 @@ def test_a_manifold_with_more_points_than_either_body_has_vertices():
             np.testing.assert_array_equal(got[0], want[0])
     with pytest.raises(ValueError, match=r'^eps must be >= 0, got -1.0$'):
         a.contact_manifold(b, -1.0)
+
+
+def test_the_module_functions_name_the_body_they_refuse():
+    """separating_plane and contact_manifold call their bodies a and b in refusals."""
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+    good = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]
+    bad = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 3, 2]]
+    for name, args in (('a', (v, bad, v + 2.0, good)), ('b', (v, good, v + 2.0, bad))):
+        with pytest.raises(ValueError, match=f'^{name} is not closed and consistently wound'):
+            separating_plane(*args)
+        with pytest.raises(ValueError, match=f'^{name} is not closed and consistently wound'):
+            contact_manifold(*args, 0.1)
