@@ -65,3 +65,33 @@ def test_capsules():
     other = c._replace(p=c.p + [0, 2 * c.radius + 0.01, 0], q=c.q + [0, 2 * c.radius + 0.01, 0])
     assert not capsules_overlap(c, other)
     assert capsules_overlap(c, c._replace(p=c.p + [0, c.radius, 0], q=c.q + [0, c.radius, 0]))
+
+
+def smallest_sphere_radius(pts):
+    """Radius of the smallest sphere holding the points: minimise r^2 over (c, r^2) with
+    |p - c|^2 <= r^2 for every p (a smooth convex program, scipy's SLSQP)."""
+    from scipy.optimize import minimize
+    centre = pts.mean(axis=0)
+    start = np.append(centre, np.max(np.sum((pts - centre) ** 2, axis=1)))
+    cons = {'type': 'ineq', 'fun': lambda x: x[3] - np.sum((pts - x[:3]) ** 2, axis=1),
+            'jac': lambda x: np.column_stack([2.0 * (pts - x[:3]), np.ones(len(pts))])}
+    res = minimize(lambda x: x[3], start, jac=lambda x: np.array([0.0, 0.0, 0.0, 1.0]),
+                   constraints=[cons], method='SLSQP', options={'ftol': 1e-12, 'maxiter': 500})
+    return float(np.sqrt(res.x[3]))
+
+
+@pytest.mark.parametrize('cloud', ['normal', 'cube', 'shell', 'needle', 'two clusters'])
+def test_ritters_sphere_is_within_a_fifth_of_the_smallest(cloud):
+    """Ritter's sphere is near-minimal, as documented (5 to 20 % above the smallest)."""
+    rng = np.random.default_rng(4)
+    pts = {'normal': lambda: rng.normal(size=(300, 3)),
+           'cube': lambda: rng.uniform(-1.0, 1.0, (300, 3)),
+           'shell': lambda: (lambda v: v / np.linalg.norm(v, axis=1)[:, None])(
+               rng.normal(size=(300, 3))),
+           'needle': lambda: rng.normal(size=(300, 3)) * [10.0, 0.5, 0.2],
+           'two clusters': lambda: np.vstack([rng.normal(size=(150, 3)) * 0.1,
+                                              rng.normal(size=(150, 3)) * 0.1 + 5.0])}[cloud]()
+    smallest = smallest_sphere_radius(pts)
+    s = bounding_sphere(pts, 'ritter')
+    assert np.all(np.linalg.norm(pts - s.centre, axis=1) <= s.radius)
+    assert smallest * (1.0 - 1e-6) <= s.radius <= 1.2 * smallest
