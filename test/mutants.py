@@ -105,6 +105,7 @@ TARGETS = {
     'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
     'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
     'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
+    'kernels/lookback.py': ['test/test_world.py'],
     'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
                                'test/test_world.py'],
     **{f'kernels/geometry2d/{m}.py': _kernels_2d(m)

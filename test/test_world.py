@@ -330,6 +330,62 @@ def test_contact_histories_across_body_changes(ops):
         assert dict(zip(contacts.name_pairs(), contacts.began)) == {('a', 'b'): 0.0}
 
 
+@pytest.mark.parametrize('seed', range(4))
+def test_began_times_of_a_crowd_across_ticks_and_body_changes(seed):
+    """Dozens of contacts at once, bodies removed and added between stamped ticks, stamps
+    irregular: each contact's began time equals a reference kept by name in the test: carried
+    while the pair stays in contact, else the first contact of the two bodies moved from
+    their state at the last tick (`first_contact` on their vertex kinematics) within the
+    interval, else the tick's own stamp."""
+    rng = np.random.default_rng(seed)
+    world = CollisionWorld()
+    shapes = {}
+    for k in range(60):
+        shapes[f'b{k}'] = UNIT * rng.uniform(0.5, 1.5)
+        world.add_body(f'b{k}', shapes[f'b{k}'])
+    memory, last, stamp, fresh = {}, None, 0.0, 60
+    poses = {}
+    for tick in range(16):
+        names = world.names
+        n = len(names)
+        # most bodies drift (contacts last several ticks), a few jump (new ones start)
+        for name in names:
+            if name not in poses or rng.random() < 0.1:
+                poses[name] = np.array([*rng.uniform(0, 9, 2), rng.uniform(-3, 3)])
+            poses[name] += rng.normal(0.0, 0.05, 3)
+        world.set_poses(np.array([poses[name] for name in names]))
+        world.set_twists(rng.uniform(-2, 2, (n, 3)))
+        world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
+        stamp += rng.uniform(0.05, 0.5)
+        state = {name: (world._poses[b].copy(), world._twists[b].copy(),
+                        world._accels[b].copy()) for b, name in enumerate(names)}
+        contacts = world.detect(stamp=stamp)
+        got = dict(zip(contacts.name_pairs(), contacts.began.tolist()))
+        assert len(got) > 10
+        expected = {}
+        for a, b in got:
+            key = frozenset((a, b))
+            if key in memory:
+                expected[(a, b)] = memory[key]
+            elif last is not None and a in last[1] and b in last[1]:
+                moving = [vertex_kinematics(*last[1][x], shapes[x]) for x in (a, b)]
+                fc = first_contact(*moving[0], *moving[1], stamp - last[0])
+                expected[(a, b)] = stamp if fc is None else last[0] + fc.time
+            else:
+                expected[(a, b)] = stamp
+        assert got == pytest.approx(expected, abs=1e-9)
+        memory = {frozenset(pair): t for pair, t in got.items()}
+        last = (stamp, state)
+        if tick % 3:
+            continue  # the body set stays
+        for name in rng.choice(names, 5, replace=False).tolist():  # removed
+            world.remove_body(name)
+        for _ in range(5):  # and new ones, which had no state at the last tick
+            shapes[f'b{fresh}'] = UNIT * rng.uniform(0.5, 1.5)
+            world.add_body(f'b{fresh}', shapes[f'b{fresh}'])
+            fresh += 1
+
+
 @pytest.mark.parametrize('poses', [np.zeros((3, 2)), np.zeros((1, 6)), np.zeros(3),
                                    np.zeros((1, 3, 1))])
 def test_pose_arrays_of_another_shape_are_refused(poses):

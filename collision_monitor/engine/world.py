@@ -25,15 +25,13 @@ from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
-from ..kernels.kinematics import swept_boxes, vertex_kinematics, vertices_ahead
+from ..kernels.kinematics import swept_boxes, vertices_ahead
+from ..kernels.lookback import contact_onsets
 from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
-                                   pair_tolerance, place_and_narrow, place_bodies,
-                                   place_vertices)
-from ..kernels.packed import (Bodies, ContactRows, Features, Motion, MovingPolygon,
-                              PredictionRows)
-from ..kernels.toi import (first_contact_kernel, first_contacts, FirstContact,
-                           pack_predictions)
+                                   place_and_narrow, place_bodies, place_vertices)
+from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
+from ..kernels.toi import first_contacts, FirstContact, pack_predictions
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -227,6 +225,8 @@ _NO_CONTACTS = ContactRows(*_read_only(np.zeros((0, 2), INDEX), np.zeros(0, np.i
 _NO_PREDICTIONS = PredictionRows(*_read_only(
     np.zeros((0, 2), INDEX), np.zeros(0, FLOAT), np.zeros(0, INDEX), np.zeros(0, INDEX),
     np.zeros(0, INDEX), np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT)))
+# the memory of no stamped tick (writable, as every memory is: one kernel signature)
+_NO_HISTORY = (np.nan, np.zeros(0, np.int64), np.zeros(0, FLOAT), np.zeros(0, np.bool_))
 _NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT),
                                     np.zeros(0, np.int8), np.zeros((0, 2), INDEX)))
 
@@ -294,9 +294,11 @@ class CollisionWorld:
         self._packed = False
         self._placed = False  # world vertices, boxes and centroids match poses and activity
         self._names = None
-        self._history = None  # (stamp, {pair: began}, active, names) of the last stamped tick
+        # the last stamped tick: (stamp, pair keys i * N + j sorted, their began times,
+        # active mask, names), as `lookback.contact_onsets` takes and writes it
+        self._history = None
         self._lent = None  # weak reference to the Contacts reading the contact buffers
-        self._state_prev = tuple(np.zeros((0, 3), FLOAT) for _ in range(3))  # its poses ...
+        self._state_prev = Motion(*(np.zeros((0, 3), FLOAT) for _ in range(3)))  # its state
         self.predictor = 'constant_acceleration'
         self.threads = None
 
@@ -630,7 +632,7 @@ class CollisionWorld:
     def began_at(self, stamp):
         """Whether a contact of the last stamped tick is dated `stamp` (s): for the first
         stamped tick, one that was there already."""
-        return self._history is not None and stamp in self._history[1].values()
+        return self._history is not None and bool(np.any(self._history[2] == stamp))
 
     def memory(self):
         """What the next stamped tick takes from the last one, in a form to compare: None
@@ -639,8 +641,9 @@ class CollisionWorld:
         same bodies and equal memories date every later contact alike."""
         if self._history is None:
             return None
-        stamp, began, active, _ = self._history
-        return (stamp, tuple(sorted(began.items())), active.tobytes(),
+        stamp, keys, began, active, _ = self._history
+        pairs = zip(*(k.tolist() for k in np.divmod(keys, len(active))))
+        return (stamp, tuple(zip(pairs, began.tolist())), active.tobytes(),
                 *(rows[active].tobytes() for rows in self._state_prev))
 
     def predict(self, horizon, predictor=None):
@@ -716,42 +719,22 @@ class CollisionWorld:
                                          for o in out))
 
     def _trace_back(self, stamp, pairs, active):
-        """Began time of each contact; then remember this tick for the next one."""
-        began = np.full(pairs.shape[0], stamp)
-        last = self._history
-        current = {}
-        for c, (i, j) in enumerate(pairs.tolist()):
-            if last is not None and (i, j) in last[1]:
-                began[c] = last[1][(i, j)]
-            elif last is not None and 0.0 < stamp - last[0] and last[2][i] and last[2][j]:
-                t = first_contact_kernel(
-                    MovingPolygon(*self._previous_kinematics(i), self._orient[i]),
-                    MovingPolygon(*self._previous_kinematics(j), self._orient[j]), 0.0,
-                    stamp - last[0], pair_tolerance(self._aabb, i, j), self._entry[0])[0]
-                if np.isfinite(t):
-                    began[c] = last[0] + t
-            current[(i, j)] = began[c]
+        """Began time of each contact (`lookback.contact_onsets`); then remember this tick
+        for the next one."""
+        nc = pairs.shape[0]
+        began, keys, key_began = np.empty(nc), np.empty(nc, np.int64), np.empty(nc)
+        if nc:
+            last = _NO_HISTORY if self._history is None else self._history[:4]
+            contact_onsets(pairs, len(self._bodies), stamp, last, self._state_prev,
+                           self._packed_bodies, self._aabb, int(self._model(None)),
+                           (self._scratch[0], self._entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare
         for dst, src in zip(spare, (self._poses, self._twists, self._accels)):
             np.copyto(dst, src)
         self._state_spare, self._state_prev = self._state_prev, spare
-        self._history = (stamp, current, active.copy(), self.names)
+        self._history = (stamp, keys, key_began, active.copy(), self.names)
         return began
-
-    def _previous_kinematics(self, b):
-        """Vertex kinematics of body b at the previous stamped tick, under `predictor`."""
-        poses, twists, accels = self._state_prev
-        return self._vertex_model(b, poses, twists, accels, self._model(None))
-
-    def _vertex_model(self, b, poses, twists, accels, model):
-        """Position, velocity and acceleration (n, 2) of each vertex of body b as the
-        predictors move it: the rigid-body values of `kinematics`, the acceleration zero
-        under the constant-velocity model (the centripetal term too, as in the kernels)."""
-        pos, vel, acc = vertex_kinematics(poses[b], twists[b], accels[b], self._bodies[b].offsets)
-        if model == MotionModel.CONSTANT_VELOCITY:
-            acc[:] = 0.0
-        return pos, vel, acc
 
     def warmup(self):
         """Compile every kernel of a tick on a tiny scene so the first real tick is not a compile.
@@ -854,7 +837,7 @@ class CollisionWorld:
         self._scratch = np.zeros((slots, 2, 3, most, 2), FLOAT)
         self._entry = np.zeros((slots, 2, most), FLOAT)
         self._carry_history(n)
-        self._state_spare = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
+        self._state_spare = Motion(*(np.zeros((n, 3), FLOAT) for _ in range(3)))
         # candidate pairs of detect (current boxes) and of predict and step (swept boxes)
         self._near = PairCache(n)
         self._swept_near = PairCache(n)
@@ -871,22 +854,21 @@ class CollisionWorld:
         tick).
         """
         previous = self._state_prev
-        self._state_prev = tuple(np.zeros((n, 3), FLOAT) for _ in range(3))
+        self._state_prev = Motion(*(np.zeros((n, 3), FLOAT) for _ in range(3)))
         if self._history is None:
             return
-        stamp, began, active, names = self._history
+        stamp, keys, began, active, names = self._history
         rows = np.array([self._index.get(name, -1) for name in names], dtype=INDEX)
         kept = rows >= 0
         for dst, src in zip(self._state_prev, previous):
             dst[rows[kept]] = src[kept]
         now_active = np.zeros(n, np.bool_)
         now_active[rows[kept]] = active[kept]
-        carried = {}
-        for (i, j), t in began.items():
-            a, b = rows[i], rows[j]
-            if a >= 0 and b >= 0:
-                carried[(min(a, b), max(a, b))] = t
-        self._history = (stamp, carried, now_active, self.names)
+        a, b = (rows[k] for k in np.divmod(keys, len(names)))
+        still = (a >= 0) & (b >= 0)
+        keys = (np.minimum(a, b)[still] * n + np.maximum(a, b)[still]).astype(np.int64)
+        order = np.argsort(keys)
+        self._history = (stamp, keys[order], began[still][order], now_active, self.names)
 
     def _broad_phase(self, cache, boxes, active):
         """``(pairs, n_pairs)``: the candidates of `cache` (a `PairCache`) for these boxes,

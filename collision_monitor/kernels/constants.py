@@ -120,10 +120,12 @@ class MotionModel(enum.IntEnum):
         """The member for a member or its lower-case name; ValueError otherwise."""
         if isinstance(value, cls):
             return value
-        if isinstance(value, str) and value.upper() in cls.__members__ and value.islower():
-            return cls[value.upper()]
-        raise ValueError(f'predictor must be one of {PREDICTORS}, got {value!r}')
+        try:
+            return _MODELS[value]
+        except (KeyError, TypeError):  # TypeError: unhashable
+            raise ValueError(f'predictor must be one of {PREDICTORS}, got {value!r}') from None
 
 
-PREDICTORS = tuple(m.name.lower() for m in MotionModel)
+_MODELS = {m.name.lower(): m for m in MotionModel}
+PREDICTORS = tuple(_MODELS)
 """The names of the motion models, as parameters and the public API spell them."""

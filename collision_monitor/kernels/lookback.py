@@ -1,0 +1,81 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""When each contact began: carried from the last stamped tick, or traced back into it.
+
+A stamped tick at time s (seconds, any fixed origin) remembers its contacts as sorted pair
+keys ``i * N + j`` (i < j, N bodies) with the time each began.  At the next stamped tick a
+contact whose key is remembered keeps that time; a new one between two bodies that were
+active then is traced back: the first contact of the two, each moved from its state at the
+last tick (pose, twist, acceleration) under the world's predictor, within the interval
+between the ticks, gives ``s_last + t``; without one (nothing found, a body inactive then,
+no last tick) it began at s.
+"""
+
+import numpy as np
+
+from .constants import jit
+from .kinematics import body_kinematics
+from .narrowphase import pair_tolerance
+from .packed import MovingPolygon
+from .toi import first_contact_kernel
+
+
+@jit
+def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, aabb, model, scratch, out):
+    """Began time of each contact (rows of `pairs`, (C, 2) intp, i < j) and the memory of
+    this tick for the next.
+
+    `last` is the last stamped tick ``(stamp, keys, began, active)``: its time (nan when
+    there is none), its sorted pair keys (int64) and their began times, its active mask
+    (N,) in this tick's body indices; `previous` (`packed.Motion`) its state; `bodies`
+    (`packed.Bodies`) and `aabb` (N, 4) this tick's (the tolerance of a pair comes from its
+    current boxes); `model` the motion model's value.  ``scratch = (kin, entry)``, (2, 3, M, 2)
+    and (2, M), holds the two bodies of a traced pair (M at least the largest vertex count).
+    ``out = (began, keys, key_began)``, (C,) each: the began times in the order of `pairs`,
+    then this tick's memory for the next, its pair keys sorted and their began times.
+    """
+    last_stamp, last_keys, last_began, last_active = last
+    kin, entry = scratch
+    began, keys_out, began_out = out
+    offsets, vstart, orient = bodies.offsets, bodies.vstart, bodies.orient
+    gap = stamp - last_stamp  # nan without a last tick
+    nc = pairs.shape[0]
+    keys = np.empty(nc, np.int64)
+    for c in range(nc):
+        i = pairs[c, 0]
+        j = pairs[c, 1]
+        key = i * n_bodies + j
+        keys[c] = key
+        t = stamp
+        k = np.searchsorted(last_keys, key)
+        if k < last_keys.shape[0] and last_keys[k] == key:
+            t = last_began[k]
+        elif gap > 0.0 and last_active[i] and last_active[j]:
+            body_kinematics(i, previous, offsets, vstart, model, (kin[0, 0], kin[0, 1],
+                                                                  kin[0, 2]), 0)
+            body_kinematics(j, previous, offsets, vstart, model, (kin[1, 0], kin[1, 1],
+                                                                  kin[1, 2]), 0)
+            na = vstart[i + 1] - vstart[i]
+            nb = vstart[j + 1] - vstart[j]
+            hit = first_contact_kernel(
+                MovingPolygon(kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na], orient[i]),
+                MovingPolygon(kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb], orient[j]),
+                0.0, gap, pair_tolerance(aabb, i, j), entry)[0]
+            if np.isfinite(hit):
+                t = last_stamp + hit
+        began[c] = t
+    order = np.argsort(keys)
+    for c in range(nc):
+        keys_out[c] = keys[order[c]]
+        began_out[c] = began[order[c]]
