@@ -95,3 +95,24 @@ def test_ritters_sphere_is_within_a_fifth_of_the_smallest(cloud):
     s = bounding_sphere(pts, 'ritter')
     assert np.all(np.linalg.norm(pts - s.centre, axis=1) <= s.radius)
     assert smallest * (1.0 - 1e-6) <= s.radius <= 1.2 * smallest
+
+
+@pytest.mark.parametrize('scale', [1e-3, 1.0, 1e3])
+def test_ritters_sphere_of_points_on_a_segment_is_the_smallest(scale):
+    """Points on a segment (not along an axis): the extreme pair along the axis of widest
+    spread is the segment's ends, and their sphere, centred on the midpoint with half the
+    length as radius, already holds the rest, at every scale."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        p = rng.normal(size=3) * scale
+        d = rng.normal(size=3) * scale
+        pts = p + np.outer(np.append(rng.uniform(0.0, 1.0, 30), [0.0, 1.0]), d)
+        rng.shuffle(pts)
+        s = bounding_sphere(pts, 'ritter')
+        assert s.radius == pytest.approx(0.5 * np.linalg.norm(d), rel=1e-12)
+        np.testing.assert_allclose(s.centre, p + 0.5 * d, rtol=0, atol=1e-12 * scale)
+
+
+def test_ritters_sphere_of_one_point_is_the_point():
+    s = bounding_sphere([[1.5, -2.0, 0.25]], 'ritter')
+    assert s.radius == 0.0 and s.centre.tolist() == [1.5, -2.0, 0.25]
