@@ -103,6 +103,54 @@ def test_segment_crossing_point_is_accurate(ox, oy, length, angle, frac, cross_l
     assert abs(x0 - cx) < 1e-9 and abs(y0 - cy) < 1e-9
 
 
+def _exact_segment_distance_squared(p1, p2, q1, q2):
+    """Squared distance between two closed segments, in exact rationals: 0 when they
+    cross, else the least distance of an endpoint to the other segment."""
+    p1, p2, q1, q2 = ([Fraction(v) for v in pt] for pt in (p1, p2, q1, q2))
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    def point_segment(x, a, b):
+        e = (b[0] - a[0], b[1] - a[1])
+        t = min(Fraction(1), max(Fraction(0), ((x[0] - a[0]) * e[0] + (x[1] - a[1]) * e[1])
+                                 / (e[0] ** 2 + e[1] ** 2)))
+        return (x[0] - a[0] - t * e[0]) ** 2 + (x[1] - a[1] - t * e[1]) ** 2
+
+    d1, d2, d3, d4 = cross(q1, q2, p1), cross(q1, q2, p2), cross(p1, p2, q1), cross(p1, p2, q2)
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return Fraction(0)
+    return min(point_segment(p1, q1, q2), point_segment(p2, q1, q2),
+               point_segment(q1, p1, p2), point_segment(q2, p1, p2))
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_segments_meeting_near_their_ends_intersect_within_tol_of_each_other(seed):
+    """Two segments with an end each near one point, at angles down to a milliradian:
+    they intersect exactly when their distance (exact rationals) is at most tol.  Near a
+    corner each end can lie within tol of the other's line while the segments are up to
+    2 tol / sin(angle) apart."""
+    rng = np.random.default_rng(seed)
+    tol = 1e-9
+    checked = apart = 0
+    for _ in range(3000):
+        o = rng.uniform(-10.0, 10.0, 2)
+        alpha = rng.uniform(-np.pi, np.pi)
+        beta = alpha + rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3.0, 0.0)
+        p1 = o + rng.normal(size=2) * tol
+        p2 = p1 + rng.uniform(1.0, 3.0) * np.array([np.cos(alpha), np.sin(alpha)])
+        q2 = o + rng.normal(size=2) * tol
+        q1 = q2 - rng.uniform(1.0, 3.0) * np.array([np.cos(beta), np.sin(beta)])
+        gap = _exact_segment_distance_squared(p1, p2, q1, q2) / Fraction(tol) ** 2
+        if abs(gap - 1) < Fraction(1, 10 ** 6):
+            continue  # rounding decides there
+        checked += 1
+        apart += gap > 1
+        count = segment_intersection(*p1, *p2, *q1, *q2, tol)[0]
+        assert (count > 0) == (gap <= 1), (p1, p2, q1, q2, float(gap))
+    assert checked > 2900 and 300 < apart < checked - 300
+
+
 @given(simple_polygons())
 def test_signed_area_is_shapelys_area_signed_by_winding(poly):
     """Concave polygons too: the fan from vertex 0 sums triangles of either sign."""

@@ -20,7 +20,7 @@ import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.constants import MAX_COORDINATE
-from collision_monitor.kernels.geometry2d import contact
+from collision_monitor.kernels.geometry2d import contact, polygons_intersect
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.narrowphase import pair_tolerance
 from collision_monitor.kernels.toi import first_contact, first_contacts
@@ -268,6 +268,42 @@ def test_corners_a_tolerance_apart_get_one_answer_everywhere(yaw, x, y, corner, 
         true_gap = shapely.Polygon(world.world_vertices('a')).distance(
             shapely.Polygon(world.world_vertices('b')))
         assert distance == pytest.approx(true_gap, rel=0.0, abs=0.25 * tol) and distance > 0.0
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_concave_corners_a_tolerance_apart_get_one_answer_everywhere(seed):
+    """Two L shapes (concave: edge crossings and point in polygon decide, not the separating
+    axis test) turned at random, corner 0 of b 0.8 to 1.6 tolerances from corner 0 of a in
+    any direction, b still or moving: detect, step, predict (time 0) and distances (0)
+    agree whether they touch.  Near a corner each end of two edges can lie within the
+    tolerance of the other's line while the corners are farther apart than that; and the
+    public intersection test and contact agree on the same vertices."""
+    rng = np.random.default_rng(seed)
+    touching_seen = 0
+    for _ in range(200):
+        scale_a, scale_b = rng.uniform(0.5, 3.0, 2)
+        yaw = rng.uniform(-np.pi, np.pi)
+        x, y = rng.choice([0.0, 1e3, 1e5], 2)
+        world = CollisionWorld()
+        world.add_body('a', (ELL + 0.4) * scale_a, pose=(x, y, 0.0))
+        world.add_body('b', (ELL + 0.4) * scale_b, pose=(x, y, yaw))
+        world.set_twists([rng.normal(size=3) * rng.choice([0.0, 1.0])], ['b'])
+        world.detect()
+        tol = pair_tolerance(world._aabb, 0, 1)
+        r, phi = rng.uniform(0.8, 1.6) * tol, rng.uniform(-np.pi, np.pi)
+        world.set_poses([[x + r * np.cos(phi), y + r * np.sin(phi), yaw]], ['b'])
+        touching = world.detect().name_pairs() == [('a', 'b')]
+        touching_seen += touching
+        contacts, predictions = world.step(1.0)
+        assert (contacts.name_pairs() == [('a', 'b')]) == touching
+        assert ([(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0]
+                == [('a', 'b')]) == touching
+        assert ([(a, b) for a, b, f in predictions if f.time == 0.0] == [('a', 'b')]) == touching
+        assert (world.distances([('a', 'b')])[0] == 0.0) == touching
+        vertices, start = world.placed_vertices()
+        va, vb = vertices[start[0]:start[1]], vertices[start[1]:start[2]]
+        assert polygons_intersect(va, vb) == (contact(va, vb) is not None)
+    assert 20 < touching_seen < 180
 
 
 def _touching_pair_world():

@@ -33,10 +33,14 @@ c2 with (r_j - r_P) x (r_Q - r_P) for its first term; the lines above are derive
 checked against a numeric expansion in the tests.)  Under constant velocity c4 = c3 = c2's
 acceleration terms = 0, leaving the quadratic of [polygons] a t^2 + b t + c.
 
-A root counts when it is real, in [0, horizon], and the vertex lies within the edge then:
-``0 <= d = u(t).w(t) / |w(t)|^2 <= 1``.  Two polygons that are apart first touch when a vertex
-of one meets an edge of the other, so the first contact is the earliest valid root over the
-vertices of a against the edges of b and the vertices of b against the edges of a.
+A root counts when it is real, in [0, horizon], and the vertex lies on the edge then: within
+the tolerance tol of the segment along the line, ``-tol / |w| <= d = u(t).w(t) / |w(t)|^2 <=
+1 + tol / |w|``.  At the start of the search window, where |f| <= tol |w| counts as a root
+with the vertex up to tol off the line, its distance to the segment must be at most tol (as
+the contact tests have it: line and slab each within tol leave up to sqrt(2) tol at a
+corner).  Two polygons that are apart first touch when a vertex of one meets an edge of the
+other, so the first contact is the earliest valid root over the vertices of a against the
+edges of b and the vertices of b against the edges of a.
 
 Result contract: time 0.0 when the polygons already touch, ``inf`` when nothing happens
 within the horizon (so results compose with ``min``).
@@ -176,9 +180,20 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
         uy = _at(jy, jvy, jay, t) - ay
         ww = wx * wx + wy * wy
         d = (ux * wx + uy * wy) / ww
-        slack = tol / np.sqrt(ww)
-        if -slack <= d <= 1.0 + slack:
-            return t, min(1.0, max(0.0, d))
+        if t > lo:
+            # a crossing or a double root: the vertex is on the line, to the roots' accuracy
+            slack = tol / np.sqrt(ww)
+            if -slack <= d <= 1.0 + slack:
+                return t, min(1.0, max(0.0, d))
+        else:
+            # the window's start, where the vertex may be up to tol off the line: its
+            # distance to the segment decides (corner to corner, line and slab may each be
+            # within tol while the vertex is farther from the edge's end)
+            d = min(1.0, max(0.0, d))
+            hx = ux - d * wx
+            hy = uy - d * wy
+            if hx * hx + hy * hy <= tol * tol:
+                return t, d
     return np.inf, np.nan
 
 

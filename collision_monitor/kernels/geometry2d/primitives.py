@@ -139,8 +139,9 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
 
     Returns ``(count, x0, y0, s0, t0, x1, y1, s1, t1)``: ``count`` is 0 (disjoint), 1 (one
     point) or 2 (collinear overlap, the two ends of the shared piece).  ``s`` and ``t`` are the
-    parameters of each point along p (``p1 + s (p2 - p1)``) and q.  Points within `tol` of a
-    line count as on it, so touching segments intersect.  The arithmetic runs relative to p1.
+    parameters of each point along p (``p1 + s (p2 - p1)``) and q.  Segments within `tol` of
+    each other intersect (touching counts): they cross, or an endpoint lies within `tol` of
+    the other segment.  The arithmetic runs relative to p1.
 
     Notes
     -----
@@ -210,22 +211,34 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
                 min(1.0, max(0.0, t_hi)))
     if sc * sd > 0 or sa * sb > 0:
         return 0, nan, nan, nan, nan, nan, nan, nan, nan
-    # Proper crossing or an endpoint touching the other segment: snap touching ends exactly.
-    if sa == 0:
+    # An endpoint within tol of the other segment touches it there (snapped exactly).  Its
+    # distance to the segment decides, not to the line: near a corner each end can lie
+    # within tol of the other's line while the segments are farther apart than tol.  The
+    # test is `point_on_segment` on the given coordinates, as point-in-polygon runs it.
+    if sa == 0 and point_on_segment(q1x, q1y, q2x, q2y, p1x, p1y, tol):
         t = closest_on_segment(cx, cy, dx, dy, ax, ay)[2]
         return 1, p1x, p1y, 0.0, t, nan, nan, nan, nan
-    if sb == 0:
+    if sb == 0 and point_on_segment(q1x, q1y, q2x, q2y, p2x, p2y, tol):
         t = closest_on_segment(cx, cy, dx, dy, bx, by)[2]
         return 1, p2x, p2y, 1.0, t, nan, nan, nan, nan
-    if sc == 0:
+    if sc == 0 and point_on_segment(p1x, p1y, p2x, p2y, q1x, q1y, tol):
         s = closest_on_segment(ax, ay, bx, by, cx, cy)[2]
         return 1, q1x, q1y, s, 0.0, nan, nan, nan, nan
-    if sd == 0:
+    if sd == 0 and point_on_segment(p1x, p1y, p2x, p2y, q2x, q2y, tol):
         s = closest_on_segment(ax, ay, bx, by, dx, dy)[2]
         return 1, q2x, q2y, s, 1.0, nan, nan, nan, nan
+    # No end touches: the segments meet only where each strictly straddles the other's line
+    if not (_opposite(da, db) and _opposite(dc, dd)):
+        return 0, nan, nan, nan, nan, nan, nan, nan, nan
     s = da / (da - db)
     t = dc / (dc - dd)
     return 1, ox + s * ex, oy + s * ey, s, t, nan, nan, nan, nan
+
+
+@jit
+def _opposite(u, v):
+    """u and v are non-zero and of opposite signs."""
+    return (u < 0.0 < v) or (v < 0.0 < u)
 
 
 @jit
