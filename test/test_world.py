@@ -372,12 +372,18 @@ def test_began_times_of_a_crowd_across_ticks_and_body_changes(seed):
     irregular: each contact's began time equals a reference kept by name in the test: carried
     while the pair stays in contact, else the first contact of the two bodies moved from
     their state at the last tick (`first_contact` on their vertex kinematics) within the
-    interval, else the tick's own stamp."""
+    interval, else the tick's own stamp.  Bodies of 3 to 8 vertices, so that scratch rows
+    beyond a body's own are never read."""
+    def polygon(rng):
+        k = int(rng.integers(3, 9))
+        angles = np.sort(rng.uniform(0.0, 2 * np.pi, k))
+        return np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(0.3, 0.8)
+
     rng = np.random.default_rng(seed)
     world = CollisionWorld()
     shapes = {}
     for k in range(60):
-        shapes[f'b{k}'] = UNIT * rng.uniform(0.5, 1.5)
+        shapes[f'b{k}'] = polygon(rng)
         world.add_body(f'b{k}', shapes[f'b{k}'])
     memory, last, stamp, fresh = {}, None, 0.0, 60
     poses = {}
@@ -417,7 +423,7 @@ def test_began_times_of_a_crowd_across_ticks_and_body_changes(seed):
         for name in rng.choice(names, 5, replace=False).tolist():  # removed
             world.remove_body(name)
         for _ in range(5):  # and new ones, which had no state at the last tick
-            shapes[f'b{fresh}'] = UNIT * rng.uniform(0.5, 1.5)
+            shapes[f'b{fresh}'] = polygon(rng)
             world.add_body(f'b{fresh}', shapes[f'b{fresh}'])
             fresh += 1
 
