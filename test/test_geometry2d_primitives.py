@@ -141,6 +141,10 @@ def test_segments_meeting_near_their_ends_intersect_within_tol_of_each_other(see
         p2 = p1 + rng.uniform(1.0, 3.0) * np.array([np.cos(alpha), np.sin(alpha)])
         q2 = o + rng.normal(size=2) * tol
         q1 = q2 - rng.uniform(1.0, 3.0) * np.array([np.cos(beta), np.sin(beta)])
+        if rng.random() < 0.5:  # either end of either segment near the point
+            p1, p2 = p2, p1
+        if rng.random() < 0.5:
+            q1, q2 = q2, q1
         gap = _exact_segment_distance_squared(p1, p2, q1, q2) / Fraction(tol) ** 2
         if abs(gap - 1) < Fraction(1, 10 ** 6):
             continue  # rounding decides there

@@ -77,8 +77,12 @@ class ContactKind(enum.IntEnum):
 
 
 @jit
-def _point_inside(px, py, poly, orient, convex, tol):
-    if convex:
+def _point_inside(px, py, poly, orient, both_convex, tol):
+    """p inside `poly` or within tol of it.  For a pair of convex polygons, the tolerance
+    is the separating axis test's: within tol of the inner side of every edge line (near a
+    corner of angle A that reaches tol / sin(A / 2) from it).  Otherwise the distance to
+    the boundary, as edge crossings measure it."""
+    if both_convex:
         return point_in_convex_kernel(px, py, poly, orient, tol)
     return point_in_polygon_kernel(px, py, poly, tol)[0]
 
@@ -112,8 +116,8 @@ def polygons_intersect_kernel(a, orient_a, convex_a, b, orient_b, convex_b, tol)
             if segment_intersection(a[i, 0], a[i, 1], a[i1, 0], a[i1, 1],
                                     b[j, 0], b[j, 1], b[j1, 0], b[j1, 1], tol)[0] > 0:
                 return True
-    return (_point_inside(a[0, 0], a[0, 1], b, orient_b, convex_b, tol)
-            or _point_inside(b[0, 0], b[0, 1], a, orient_a, convex_a, tol))
+    return (_point_inside(a[0, 0], a[0, 1], b, orient_b, False, tol)
+            or _point_inside(b[0, 0], b[0, 1], a, orient_a, False, tol))
 
 
 @jit
@@ -214,16 +218,14 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     bnx = 0.0
     bny = 0.0
     # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
+    both_convex = convex_a and convex_b
     for side in range(2):
         own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
-        if side == 0:
-            other, orient_o, convex_o = b, orient_b, convex_b
-        else:
-            other, orient_o, convex_o = a, orient_a, convex_a
+        other, orient_o = (b, orient_b) if side == 0 else (a, orient_a)
         for i in range(own.shape[0]):
             px = own[i, 0]
             py = own[i, 1]
-            if not _point_inside(px, py, other, orient_o, convex_o, tol):
+            if not _point_inside(px, py, other, orient_o, both_convex, tol):
                 continue
             e, qx, qy, d = locate_pb(px, py, cx, cy, other, orient_o, tol)
             r = f0 + nf
