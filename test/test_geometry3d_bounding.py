@@ -116,3 +116,78 @@ def test_ritters_sphere_of_points_on_a_segment_is_the_smallest(scale):
 def test_ritters_sphere_of_one_point_is_the_point():
     s = bounding_sphere([[1.5, -2.0, 0.25]], 'ritter')
     assert s.radius == 0.0 and s.centre.tolist() == [1.5, -2.0, 0.25]
+
+
+@pytest.mark.parametrize('method', ['centroid', 'box'])
+def test_centred_spheres_are_centred_where_documented(method):
+    """'centroid': the mean of the points; 'box': the centre of their AABB; each with the
+    farthest point's distance as radius (numpy's own formulas)."""
+    pts = np.random.default_rng(2).normal(size=(100, 3)) * [3.0, 1.0, 0.2] + [5.0, -2.0, 1.0]
+    centre = pts.mean(axis=0) if method == 'centroid' else 0.5 * (pts.min(0) + pts.max(0))
+    s = bounding_sphere(pts, method)
+    np.testing.assert_allclose(s.centre, centre, rtol=0, atol=1e-12)
+    assert s.radius == pytest.approx(np.max(np.linalg.norm(pts - centre, axis=1)), rel=1e-12)
+
+
+def test_an_unknown_sphere_method_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"^method must be 'ritter', 'centroid' or 'box', "
+                                         r"got 'minimal'$"):
+        bounding_sphere(np.eye(3), 'minimal')
+
+
+@pytest.mark.parametrize('seed', range(5))
+def test_spheres_overlap_when_their_centres_are_within_the_sum_of_radii(seed):
+    """Centres apart along every axis at once: overlap exactly when |c_a - c_b| <= r_a + r_b
+    (numpy's norm; pairs within 1e-9 of the limit left out)."""
+    rng = np.random.default_rng(seed)
+    seen = set()
+    for _ in range(400):
+        a = Sphere(rng.uniform(-5, 5, 3), rng.uniform(0.1, 3.0))
+        b = Sphere(rng.uniform(-5, 5, 3), rng.uniform(0.1, 3.0))
+        gap = np.linalg.norm(a.centre - b.centre) - a.radius - b.radius
+        if abs(gap) < 1e-9:
+            continue
+        assert spheres_overlap(a, b) == (gap < 0.0) == spheres_overlap(b, a)
+        seen.add(gap < 0.0)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize('offset', [(1.0, 2.0, 2.0), (2.0, -1.0, 2.0), (-2.0, 2.0, -1.0)])
+def test_spheres_touching_exactly_overlap(offset):
+    """Centres 3 apart (integer offsets, exact) with radii 1 and 2: touching counts; a
+    radius 1e-9 short of touching does not."""
+    a = Sphere(np.array([1.0, -1.0, 0.5]), 1.0)
+    b = Sphere(a.centre + offset, 2.0)
+    assert spheres_overlap(a, b) and spheres_overlap(b, a)
+    assert not spheres_overlap(a, Sphere(b.centre, 2.0 - 1e-9))
+    point, normal, pen = sphere_contact(a, b)
+    assert pen == 0.0
+    np.testing.assert_allclose(point, a.centre + np.array(offset) / 3.0, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize('seed', range(5))
+def test_sphere_contact_lies_between_the_surfaces_along_the_centre_line(seed):
+    """Overlapping spheres in general position: the normal is the unit vector from a's centre
+    to b's, the penetration is r_a + r_b - |c_b - c_a|, and the point lies on the centre line
+    halfway into the overlap: r_a - pen / 2 from c_a and r_b - pen / 2 from c_b."""
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        a = Sphere(rng.uniform(-5, 5, 3), rng.uniform(0.5, 3.0))
+        rb = rng.uniform(0.5, 3.0)
+        u = rng.normal(size=3)
+        b = Sphere(a.centre + u / np.linalg.norm(u) * rng.uniform(0.01, 0.99) * (a.radius + rb),
+                   rb)
+        d = b.centre - a.centre
+        point, normal, pen = sphere_contact(a, b)
+        np.testing.assert_allclose(normal, d / np.linalg.norm(d), rtol=0, atol=1e-12)
+        assert pen == pytest.approx(a.radius + b.radius - np.linalg.norm(d), abs=1e-12)
+        np.testing.assert_allclose(point, a.centre + (a.radius - pen / 2) * normal, atol=1e-12)
+        np.testing.assert_allclose(point, b.centre - (b.radius - pen / 2) * normal, atol=1e-12)
+        far = Sphere(a.centre + 1.01 * (a.radius + b.radius) * normal, b.radius)
+        assert sphere_contact(a, far) is None
+
+
+def test_concentric_spheres_touch_along_z():
+    point, normal, pen = sphere_contact(Sphere(np.ones(3), 1.0), Sphere(np.ones(3), 0.5))
+    assert normal.tolist() == [0.0, 0.0, 1.0] and pen == 1.5
+    np.testing.assert_allclose(point, [1.0, 1.0, 1.25])
