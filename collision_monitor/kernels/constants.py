@@ -37,8 +37,11 @@ Geometry is computed in float64 in a frame local to the pair (coordinates minus 
 origin), so bodies far from the world origin lose no more than the representation of their
 positions.  A length below ``length_tolerance(scale)`` = ``TOL_FACTOR * DBL_EPS * scale`` is
 zero, where ``scale`` is the largest absolute coordinate involved (world frame) plus the extent
-of the shapes.  A point whose distance to a line is within that tolerance lies on the line;
-touching counts as contact.
+of the shapes.  Touching counts as contact: two polygons touch when their boundaries are
+within that tolerance of each other, a point touches a segment when within it of the segment
+(not only of its line).  Two convex polygons are tested by their separating axes instead,
+each gap within the tolerance: near a corner of angle A that admits tol / sin(A / 2) (sqrt 2
+tol for square corners), and every answer of the engine for such a pair follows that test.
 """
 
 import enum
