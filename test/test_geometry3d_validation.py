@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from collision_monitor.geometry3d import (
-    ConvexPolyhedron, point_in_convex_polyhedron, point_in_polyhedron, separating_plane)
+    bounding_sphere, ConvexPolyhedron, point_distance, point_in_convex_polyhedron,
+    point_in_polyhedron, separating_plane)
 from shapes import CUBE, l_extrusion
 
 
@@ -47,3 +48,36 @@ def test_non_convex_input_is_refused():
 def test_faces_must_be_integer_triangles(faces):
     with pytest.raises(ValueError, match='faces'):
         ConvexPolyhedron(CUBE[0], faces)
+
+
+@pytest.mark.parametrize('vector, problem', [([1.0, 2.0], 'two numbers'),
+                                             ([1.0, 2.0, 3.0, 4.0], 'four numbers'),
+                                             ([[1.0, 2.0, 3.0]] * 2, 'six numbers'),
+                                             ([1.0, np.nan, 3.0], 'nan'),
+                                             ([np.inf, 0.0, 0.0], 'inf')])
+def test_a_point_that_is_not_three_finite_numbers_is_refused_by_name(vector, problem):
+    with pytest.raises(ValueError, match=r'^q must be 3 finite numbers$'):
+        point_distance(np.zeros(3), vector)
+    assert point_distance([0.0, 0.0, 0.0], [[1.0], [2.0], [2.0]]) == 3.0  # any (3,) layout
+
+
+@pytest.mark.parametrize('points, message', [
+    (np.zeros((4, 2)), r'^points must have shape \(n, 3\), got \(4, 2\)$'),
+    (np.zeros((0, 3)), r'^points must have shape \(n, 3\), got \(0, 3\)$'),
+    (np.zeros((2, 3, 1)), r'^points must have shape \(n, 3\), got \(2, 3, 1\)$'),
+    (np.random.default_rng(0).normal(size=(9, 3)).astype(np.float32), None),
+    (np.random.default_rng(0).normal(size=(9, 6))[:, ::2], None),
+    (np.array([[0.0, np.nan, 1.0]]), r'^points has non-finite coordinates$'),
+    (np.array([[0.0, 1.0, np.inf], [1.0, 1.0, 1.0]]), r'^points has non-finite coordinates$')])
+def test_point_sets_of_the_wrong_shape_or_not_finite_are_refused_by_name(points, message):
+    """Arrays of every kind (float64 C-contiguous ones take a path of their own): the
+    default name is `points`; a float32 or strided array of the right shape is taken, as
+    float64 (the same sphere as its float64 copy, to the bit)."""
+    if message is None:
+        got = bounding_sphere(points)
+        expected = bounding_sphere(np.ascontiguousarray(points, dtype=np.float64))
+        assert got.radius == expected.radius and got.centre.tolist() == expected.centre.tolist()
+        assert got.centre.dtype == np.float64
+        return
+    with pytest.raises(ValueError, match=message):
+        bounding_sphere(points)
