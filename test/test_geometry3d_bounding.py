@@ -19,7 +19,7 @@ import pytest
 from collision_monitor.geometry3d import (
     aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb, obbs_overlap,
     segment_distance, sphere_contact, spheres_overlap)
-from collision_monitor.geometry3d.bounding import Sphere
+from collision_monitor.geometry3d.bounding import OBB, Sphere
 from shapes import lp_intersect
 
 
@@ -191,3 +191,76 @@ def test_concentric_spheres_touch_along_z():
     point, normal, pen = sphere_contact(Sphere(np.ones(3), 1.0), Sphere(np.ones(3), 0.5))
     assert normal.tolist() == [0.0, 0.0, 1.0] and pen == 1.5
     np.testing.assert_allclose(point, [1.0, 1.0, 1.25])
+
+
+def test_an_obb_holds_its_points_on_right_handed_principal_axes():
+    """Orthonormal right-handed rows, the axis of most spread first (numpy's covariance
+    eigenvalues, descending), every point inside, and each face touched by a point."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        turn = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        pts = (rng.normal(size=(50, 3)) * [3.0, 1.0, 0.3]) @ turn + rng.uniform(-5, 5, 3)
+        box = obb(pts)
+        np.testing.assert_allclose(box.axes @ box.axes.T, np.eye(3), atol=1e-12)
+        assert np.linalg.det(box.axes) == pytest.approx(1.0)
+        spread = np.var((pts - pts.mean(axis=0)) @ box.axes.T, axis=0)
+        np.testing.assert_allclose(spread, np.sort(np.linalg.eigvalsh(np.cov(pts.T, bias=True)))
+                                   [::-1], rtol=1e-9)
+        local = (pts - box.centre) @ box.axes.T
+        assert np.all(np.abs(local) <= box.half + 1e-9)
+        np.testing.assert_allclose(local.max(axis=0), box.half, rtol=1e-9)
+        np.testing.assert_allclose(local.min(axis=0), -box.half, rtol=1e-9)
+
+
+def _turn(rng):
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    return q if np.linalg.det(q) > 0 else -q
+
+
+def test_obbs_apart_along_an_edge_edge_axis_alone():
+    """Boxes turned at random, placed a small gap apart along the cross product of an edge
+    of each, where no face normal separates them (checked with numpy): apart, as linear
+    programming says; moved in by twice the gap, as it says again."""
+    rng = np.random.default_rng(3)
+    kept = 0
+    for _ in range(400):
+        axa, axb = _turn(rng), _turn(rng)
+        ha, hb = rng.uniform(0.2, 1.5, 3), rng.uniform(0.2, 1.5, 3)
+        n = np.cross(axa[rng.integers(3)], axb[rng.integers(3)])
+        if np.linalg.norm(n) < 0.2:
+            continue
+        n /= np.linalg.norm(n)
+        reach = ha @ np.abs(axa @ n) + hb @ np.abs(axb @ n)
+        gap = rng.uniform(0.01, 0.1) * reach
+        ca = rng.uniform(-3, 3, 3)
+        cb = ca + (reach + gap) * n
+        faces = np.vstack([axa, axb])
+        face_reach = np.abs(faces @ axa.T) @ ha + np.abs(faces @ axb.T) @ hb
+        if np.any(np.abs(faces @ (cb - ca)) > face_reach):
+            continue  # a face normal separates them: not this case
+        a, b = OBB(ca, axa, ha), OBB(cb, axb, hb)
+        assert not lp_intersect(_box_corners(a), _box_corners(b))
+        assert not obbs_overlap(a, b) and not obbs_overlap(b, a)
+        closer = OBB(ca + (reach - gap) * n, axb, hb)
+        meet = lp_intersect(_box_corners(a), _box_corners(closer))
+        assert obbs_overlap(a, closer) == meet == obbs_overlap(closer, a)
+        kept += 1
+    assert kept > 40
+
+
+def test_aabbs_overlap_on_every_axis_at_once_touching_included():
+    """Integer boxes (exact): overlap exactly when the intervals meet on x, y and z, faces,
+    edges or corners touching included; apart on any one axis is apart."""
+    rng = np.random.default_rng(6)
+    seen = set()
+    for _ in range(500):
+        lo_a, lo_b = rng.integers(-3, 3, 3), rng.integers(-3, 3, 3)
+        a = aabb(np.vstack([lo_a, lo_a + rng.integers(0, 3, 3)]).astype(float))
+        b = aabb(np.vstack([lo_b, lo_b + rng.integers(0, 3, 3)]).astype(float))
+        meet = all(max(a.lo[k], b.lo[k]) <= min(a.hi[k], b.hi[k]) for k in range(3))
+        assert aabbs_overlap(a, b) == meet == aabbs_overlap(b, a)
+        touching = meet and any(max(a.lo[k], b.lo[k]) == min(a.hi[k], b.hi[k])
+                                for k in range(3))
+        seen.add((meet, touching))
+    assert seen == {(False, False), (True, False), (True, True)}
