@@ -19,7 +19,7 @@ import pytest
 from collision_monitor.geometry3d import (
     aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb, obbs_overlap,
     segment_distance, sphere_contact, spheres_overlap)
-from collision_monitor.geometry3d.bounding import OBB, Sphere
+from collision_monitor.geometry3d.bounding import Capsule, OBB, Sphere
 from shapes import lp_intersect
 
 
@@ -251,7 +251,8 @@ def test_obbs_apart_along_an_edge_edge_axis_alone():
 
 def test_aabbs_overlap_on_every_axis_at_once_touching_included():
     """Integer boxes (exact): overlap exactly when the intervals meet on x, y and z, faces,
-    edges or corners touching included; apart on any one axis is apart."""
+    edges or corners touching included; apart on any one axis is apart.  The 15-axis test
+    gives the same answers for them."""
     rng = np.random.default_rng(6)
     seen = set()
     for _ in range(500):
@@ -260,7 +261,58 @@ def test_aabbs_overlap_on_every_axis_at_once_touching_included():
         b = aabb(np.vstack([lo_b, lo_b + rng.integers(0, 3, 3)]).astype(float))
         meet = all(max(a.lo[k], b.lo[k]) <= min(a.hi[k], b.hi[k]) for k in range(3))
         assert aabbs_overlap(a, b) == meet == aabbs_overlap(b, a)
+        oa, ob = (OBB(0.5 * (box.lo + box.hi), np.eye(3), 0.5 * (box.hi - box.lo))
+                  for box in (a, b))
+        assert obbs_overlap(oa, ob) == meet  # the same boxes as OBBs
         touching = meet and any(max(a.lo[k], b.lo[k]) == min(a.hi[k], b.hi[k])
                                 for k in range(3))
         seen.add((meet, touching))
     assert seen == {(False, False), (True, False), (True, True)}
+
+
+def _segment_distances(pts, p, q):
+    """Distance of each point to segment p-q (numpy projection, clamped)."""
+    d = q - p
+    t = np.clip((pts - p) @ d / (d @ d), 0.0, 1.0) if d @ d > 0 else np.zeros(len(pts))
+    return np.linalg.norm(pts - (p + t[:, None] * d), axis=1)
+
+
+@pytest.mark.parametrize('half', [(3.0, 1.0, 0.5), (0.4, 2.5, 0.6), (1.0, 1.0, 0.2)])
+def test_a_capsule_runs_along_the_long_axis_of_its_box(half):
+    """The corners of a turned box of half-extents h: the segment lies on the long axis
+    through the centre, of half-length h_max - h_mid (the middle half-width is the radius
+    before growing), and the radius is the farthest corner's distance to it."""
+    rng = np.random.default_rng(8)
+    turn = _turn(rng)
+    centre = rng.uniform(-5, 5, 3)
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+    pts = centre + (signs * half) @ turn
+    c = capsule(pts)
+    h = np.sort(half)
+    long_axis = turn[int(np.argmax(half))]
+    np.testing.assert_allclose(0.5 * (c.p + c.q), centre, atol=1e-9)
+    assert np.linalg.norm(c.q - c.p) == pytest.approx(2 * (h[2] - h[1]), abs=1e-9)
+    if h[2] > h[1]:
+        assert abs((c.q - c.p) @ long_axis) == pytest.approx(2 * (h[2] - h[1]), rel=1e-9)
+    assert c.radius == pytest.approx(_segment_distances(pts, c.p, c.q).max(), rel=1e-12)
+
+
+@pytest.mark.parametrize('apart', [0.0, 1e-9])
+def test_capsules_touching_exactly_overlap(apart):
+    """Parallel and crossing capsules whose segments are exactly the sum of the radii apart
+    (binary fractions, exact) touch; a nanometre more is apart."""
+    a = Capsule(np.array([0.0, 0.0, 0.0]), np.array([2.0, 0.0, 0.0]), 0.25)
+    for p, q in (([0.5, 0.75 + apart, 0.0], [3.0, 0.75 + apart, 0.0]),
+                 ([1.0, -1.0, 0.75 + apart], [1.0, 1.0, 0.75 + apart])):
+        b = Capsule(np.array(p), np.array(q), 0.5)
+        assert capsules_overlap(a, b) == (apart == 0.0) == capsules_overlap(b, a)
+
+
+@pytest.mark.parametrize('field', ['p', 'q'])
+def test_a_capsule_end_that_is_not_three_numbers_is_refused_by_name(field):
+    good = Capsule(np.zeros(3), np.ones(3), 1.0)
+    bad = good._replace(**{field: np.zeros(2)})
+    with pytest.raises(ValueError, match=rf'^a\.{field} must be 3 finite numbers$'):
+        capsules_overlap(bad, good)
+    with pytest.raises(ValueError, match=rf'^b\.{field} must be 3 finite numbers$'):
+        capsules_overlap(good, bad)
