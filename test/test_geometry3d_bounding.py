@@ -91,6 +91,7 @@ def test_ritters_sphere_is_within_a_fifth_of_the_smallest(cloud):
            'needle': lambda: rng.normal(size=(300, 3)) * [10.0, 0.5, 0.2],
            'two clusters': lambda: np.vstack([rng.normal(size=(150, 3)) * 0.1,
                                               rng.normal(size=(150, 3)) * 0.1 + 5.0])}[cloud]()
+    pts = pts + [100.0, -50.0, 20.0]  # away from the origin (the result moves with the points)
     smallest = smallest_sphere_radius(pts)
     s = bounding_sphere(pts, 'ritter')
     assert np.all(np.linalg.norm(pts - s.centre, axis=1) <= s.radius)
@@ -316,3 +317,11 @@ def test_a_capsule_end_that_is_not_three_numbers_is_refused_by_name(field):
         capsules_overlap(bad, good)
     with pytest.raises(ValueError, match=rf'^b\.{field} must be 3 finite numbers$'):
         capsules_overlap(good, bad)
+
+
+@pytest.mark.parametrize('which', ['a', 'b'])
+def test_a_sphere_centre_that_is_not_three_numbers_is_refused_by_name(which):
+    good, bad = Sphere(np.zeros(3), 1.0), Sphere(np.zeros(2), 1.0)
+    pair = (bad, good) if which == 'a' else (good, bad)
+    with pytest.raises(ValueError, match=rf'^{which}\.centre must be 3 finite numbers$'):
+        spheres_overlap(*pair)
