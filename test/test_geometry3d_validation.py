@@ -63,6 +63,8 @@ def test_a_point_that_is_not_three_finite_numbers_is_refused_by_name(vector, pro
 
 @pytest.mark.parametrize('points, message', [
     (np.zeros((4, 2)), r'^points must have shape \(n, 3\), got \(4, 2\)$'),
+    (np.zeros((2, 4)), r'^points must have shape \(n, 3\), got \(2, 4\)$'),
+    (np.zeros(4), r'^points must have shape \(n, 3\), got \(4,\)$'),
     (np.zeros((0, 3)), r'^points must have shape \(n, 3\), got \(0, 3\)$'),
     (np.zeros((2, 3, 1)), r'^points must have shape \(n, 3\), got \(2, 3, 1\)$'),
     (np.random.default_rng(0).normal(size=(9, 3)).astype(np.float32), None),
@@ -81,3 +83,8 @@ def test_point_sets_of_the_wrong_shape_or_not_finite_are_refused_by_name(points,
         return
     with pytest.raises(ValueError, match=message):
         bounding_sphere(points)
+
+
+def test_one_point_may_be_given_as_three_numbers():
+    s = bounding_sphere([1.0, 2.0, 3.0])
+    assert s.centre.tolist() == [1.0, 2.0, 3.0] and s.radius == 0.0
