@@ -19,8 +19,8 @@ import numba
 import numpy as np
 
 from ..kernels.broadphase import PairCache
-from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
-                                 set_kernel_threads)
+from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PARALLEL_WORK,
+                                 PREDICTORS, set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid, signed_area
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
@@ -265,9 +265,12 @@ class CollisionWorld:
         Default motion model of `predict` and `step`, and of the look-back of `detect`.
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
-        numba's default, every core.  On a machine shared with other busy processes one
-        thread keeps each call's latency steady: a parallel loop waits for its slowest
-        thread, and a thread that loses its core waits a scheduler time slice.
+        every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
+        swept boxes, pairs times vertices for the first contacts) runs on one thread whatever
+        this says.  On a machine shared with
+        other busy processes one thread keeps each call's latency steady: a parallel loop
+        waits for its slowest thread, and a thread that loses its core waits a scheduler
+        time slice.
 
     Examples
     --------
@@ -553,7 +556,7 @@ class CollisionWorld:
         active = self.active
         if not active[idx].all():
             raise ValueError('distances are between active bodies (posed and not left out)')
-        self._prepare()
+        self._pack()
         self._place(active)
         out = np.empty(idx.shape[0], FLOAT)
         pair_distances(idx, self._poses, self._packed_bodies, self._aabb, self._pair_vertices,
@@ -572,7 +575,7 @@ class CollisionWorld:
             since the previous stamped tick with `predictor`'s model of the previous state.
 
         """
-        self._prepare()
+        self._pack()
         active = self.active
         near = self._near
         self._take_back()
@@ -696,9 +699,10 @@ class CollisionWorld:
         if not horizon > 0.0 or not np.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
         model = self._model(predictor)
-        self._prepare(parallel=True)
+        self._pack()
         active = self.active
         self._place(active)
+        self._parallel(len(self._bodies))
         swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
                     self._swept)
         return (active, *self._broad_phase(self._swept_near, self._swept, active), model)
@@ -708,6 +712,7 @@ class CollisionWorld:
         out = self._p_out
         k = 0
         if n_pairs:
+            self._parallel(n_pairs * self._scratch.shape[3])
             first_contacts(pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
                            int(model), float(horizon), self._scratch, self._entry,
                            self._found)
@@ -801,13 +806,11 @@ class CollisionWorld:
             place_bodies(self._poses, active, self._packed_bodies, self._aabb)
             self._placed = True
 
-    def _prepare(self, parallel=False):
-        """Before a tick: the packed arrays, and with `parallel` (a call that runs parallel
-        kernels: predict and step) this world's thread count for them (numba's setting is per
-        calling thread; reading it costs a microsecond)."""
-        if parallel and self.threads:
-            set_kernel_threads(self.threads)
-        self._pack()
+    def _parallel(self, work):
+        """Set the threads of the parallel kernel this world calls next (numba's setting is
+        per calling thread and stays): one below `PARALLEL_WORK` of work, else `threads`."""
+        set_kernel_threads(1 if work < PARALLEL_WORK
+                           else self.threads or numba.config.NUMBA_NUM_THREADS)
 
     def _pack(self):
         if self._packed:
