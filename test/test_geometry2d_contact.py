@@ -406,3 +406,31 @@ def test_a_contact_reads_back_and_names_a_bad_polygon():
         for call in (contact, polygons_intersect):
             with pytest.raises(ValueError, match=f'^{name} needs at least 3 vertices'):
                 call(*args)
+
+
+ELL10 = np.array([[0, 0], [20, 0], [20, 6], [6, 6], [6, 20], [0, 20]], float)
+
+
+@pytest.mark.parametrize('start', range(4))
+def test_a_body_inside_the_arm_of_a_concave_one_is_contained(start):
+    """A square deep in the arm of an L, where it is on the outer side of the line of the
+    L's inner edge (the convex edge-side test would call it outside), whichever vertex the
+    square starts at: containment, as shapely says."""
+    square = np.roll(np.array([[15, 2], [17, 2], [17, 4], [15, 4]], float), start, axis=0)
+    assert shapely.Polygon(ELL10).contains(shapely.Polygon(square))
+    assert polygons_intersect(square, ELL10) and polygons_intersect(ELL10, square)
+    assert contact(square, ELL10).kind == ContactKind.CONTAINMENT
+
+
+@pytest.mark.parametrize('triangle', [[[30.0, 3.0], [10.0, 30.0], [30.0, 30.0]],
+                                      [[3.0, 40.0], [40.0, 10.0], [40.0, 40.0]]])
+def test_apart_bodies_are_apart_when_a_mix_of_their_coordinates_is_inside(triangle):
+    """A triangle clear of an L, whose first and second vertices' coordinates mixed, (x1, y0)
+    or (x0, y1), name a point inside the L: apart (shapely), either way round, so
+    containment is tested on the vertices themselves."""
+    triangle = np.array(triangle)
+    mixed = [(triangle[1, 0], triangle[0, 1]), (triangle[0, 0], triangle[1, 1])]
+    assert any(shapely.Polygon(ELL10).contains(Point(*xy)) for xy in mixed)
+    assert not shapely.Polygon(ELL10).intersects(shapely.Polygon(triangle))
+    assert not polygons_intersect(triangle, ELL10) and not polygons_intersect(ELL10, triangle)
+    assert contact(triangle, ELL10) is None and contact(ELL10, triangle) is None
