@@ -306,6 +306,20 @@ def test_concave_corners_a_tolerance_apart_get_one_answer_everywhere(seed):
     assert 5 < touching_seen < 115  # both answers, many times
 
 
+def _tip(angle):
+    """A triangle with its tip (angle in degrees) at the origin, pointing along -x."""
+    half = np.radians(angle) / 2
+    return np.array([[0.0, 0.0], [2.0, -2.0 * np.tan(half)], [2.0, 2.0 * np.tan(half)]])
+
+
+def _turns_and_gaps(seed, most):
+    """Twelve random turns (angle, cos, sin) with gaps of 0.5 to `most` tolerances."""
+    rng = np.random.default_rng(seed)
+    for _ in range(12):
+        turn = rng.uniform(-np.pi, np.pi)
+        yield turn, np.cos(turn), np.sin(turn), rng.uniform(0.5, most)
+
+
 @pytest.mark.parametrize('tip_angle', [0.2, 2.0, 20.0])
 def test_a_sharp_convex_tip_near_a_concave_corner_gets_one_answer_in_any_vertex_order(
         tip_angle):
@@ -314,14 +328,9 @@ def test_a_sharp_convex_tip_near_a_concave_corner_gets_one_answer_in_any_vertex_
     Near the tip a point can be within the tolerance of both edge lines while far from the
     triangle: the corner touches only within the tolerance of the triangle itself, whichever
     vertex either list starts at, and detect, predict (time 0) and distances agree."""
-    half = np.radians(tip_angle) / 2
-    tip = np.array([[0.0, 0.0], [2.0, -2.0 * np.tan(half)], [2.0, 2.0 * np.tan(half)]])
+    tip = _tip(tip_angle)
     ell = ELL + 0.4  # its corner at (0, 0), the body in x, y >= 0
-    rng = np.random.default_rng(int(tip_angle * 10))
-    for _ in range(12):
-        turn = rng.uniform(-np.pi, np.pi)
-        c, s = np.cos(turn), np.sin(turn)
-        gap = rng.uniform(0.5, 30.0)
+    for turn, c, s, gap in _turns_and_gaps(int(tip_angle * 10), 30.0):
         answers = set()
         for k in range(3):
             for m in range(len(ell)):
@@ -340,6 +349,37 @@ def test_a_sharp_convex_tip_near_a_concave_corner_gets_one_answer_in_any_vertex_
                     assert distance == pytest.approx(gap * tol, rel=1e-3)
                 answers.add(touching)
         assert answers == {gap <= 1.0} or abs(gap - 1.0) < 0.01
+
+
+@pytest.mark.parametrize('tip_angle', [0.5, 5.0, 45.0])
+def test_two_sharp_convex_tips_touch_only_within_the_tolerance(tip_angle):
+    """Two convex triangles tip to tip along their axis, 0.5 to 60 tolerances apart: every
+    edge-normal gap is then the distance times sin(A / 2), within the tolerance far beyond
+    it, so the separating axis test alone would call them touching.  detect, step, predict
+    (time 0) and distances agree, and apart the distance is the gap."""
+    tip = _tip(tip_angle) - [1.0, 0.0]  # its origin inside
+    for turn, c, s, gap in _turns_and_gaps(int(tip_angle * 10), 60.0):
+        world = CollisionWorld()
+        world.add_body('a', tip, pose=(0.0, 0.0, turn))
+        world.add_body('b', tip, pose=(-2.0 * c, -2.0 * s, turn + np.pi))
+        world.detect()
+        tol = pair_tolerance(world._aabb, 0, 1)
+        reach = 2.0 + gap * tol
+        world.set_poses([[-reach * c, -reach * s, turn + np.pi]], ['b'])
+        touching = world.detect().name_pairs() == [('a', 'b')]
+        contacts, predictions = world.step(1.0)
+        assert (contacts.name_pairs() == [('a', 'b')]) == touching
+        assert ([(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0]
+                == [('a', 'b')]) == touching
+        distance = world.distances([('a', 'b')])[0]
+        assert (distance == 0.0) == touching
+        if abs(gap - 1.0) > 0.01:
+            assert touching == (gap <= 1.0)
+        if not touching:
+            assert distance == pytest.approx(gap * tol, rel=1e-3)
+        vertices, start = world.placed_vertices()
+        va, vb = vertices[start[0]:start[1]], vertices[start[1]:start[2]]
+        assert polygons_intersect(va, vb) == (contact(va, vb) is not None)
 
 
 def _touching_pair_world():

@@ -39,9 +39,9 @@ positions.  A length below ``length_tolerance(scale)`` = ``TOL_FACTOR * DBL_EPS 
 zero, where ``scale`` is the largest absolute coordinate involved (world frame) plus the extent
 of the shapes.  Touching counts as contact: two polygons touch when their boundaries are
 within that tolerance of each other, a point touches a segment when within it of the segment
-(not only of its line).  Two convex polygons are tested by their separating axes instead,
-each gap within the tolerance: near a corner of angle A that admits tol / sin(A / 2) (sqrt 2
-tol for square corners), and every answer of the engine for such a pair follows that test.
+(not only of its line).  For convex pairs the separating axis test decides overlap and
+separation beyond the tolerance, and a pair within it on every axis is confirmed by the
+distance of its vertices (the axes alone would admit tol / sin(A / 2) at corners of angle A).
 """
 
 import enum

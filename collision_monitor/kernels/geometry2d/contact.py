@@ -36,7 +36,8 @@ import numpy as np
 
 from .point_in_polygon import point_in_convex_kernel, point_in_polygon_kernel
 from .primitives import (centroid, closest_on_segment, cross, length_tolerance, norm,
-                         outward_normal, polygon_scale, segment_intersection)
+                         outward_normal, point_on_segment, polygon_scale,
+                         segment_intersection)
 from .separating_axis import sat_kernel
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import FLOAT, INDEX, jit
@@ -77,14 +78,37 @@ class ContactKind(enum.IntEnum):
 
 
 @jit
-def _point_inside(px, py, poly, orient, both_convex, tol):
-    """p inside `poly` or within tol of it.  For a pair of convex polygons, the tolerance
-    is the separating axis test's: within tol of the inner side of every edge line (near a
-    corner of angle A that reaches tol / sin(A / 2) from it).  Otherwise the distance to
-    the boundary, as edge crossings measure it."""
-    if both_convex:
-        return point_in_convex_kernel(px, py, poly, orient, tol)
-    return point_in_polygon_kernel(px, py, poly, tol)[0]
+def _point_inside(px, py, poly, orient, convex, tol):
+    """p inside `poly` or within tol of its boundary: the distance, as edge crossings
+    measure it (`point_on_segment`), not the edge-side test alone, which near a corner of
+    angle A reaches tol / sin(A / 2) from it.  A convex polygon holds p when p is on the
+    inner side of every edge line; p outside a line by more than tol is out; p outside some
+    lines by less is within tol when within tol of one of those edges (a point outside a
+    convex polygon is closest to an edge whose line it is outside of)."""
+    if not convex:
+        return point_in_polygon_kernel(px, py, poly, tol)[0]
+    if point_in_convex_kernel(px, py, poly, orient, 0.0):
+        return True
+    if not point_in_convex_kernel(px, py, poly, orient, tol):
+        return False
+    n = poly.shape[0]
+    for k in range(n):
+        j = k + 1 if k + 1 < n else 0
+        if point_on_segment(poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1], px, py, tol):
+            return True
+    return False
+
+
+@jit
+def _a_vertex_within(a, orient_a, b, orient_b, tol):
+    """Some vertex of convex polygon a within tol of convex b, or of b within tol of a."""
+    for i in range(a.shape[0]):
+        if _point_inside(a[i, 0], a[i, 1], b, orient_b, True, tol):
+            return True
+    for j in range(b.shape[0]):
+        if _point_inside(b[j, 0], b[j, 1], a, orient_a, True, tol):
+            return True
+    return False
 
 
 @jit
@@ -97,13 +121,16 @@ def _edge_boxes_apart(ax, ay, bx, by, cx, cy, dx, dy, tol):
 def polygons_intersect_kernel(a, orient_a, convex_a, b, orient_b, convex_b, tol):
     """Return True when two simple polygons share a point (touching counts).
 
-    Convex pairs: the separating axis test with early exit.  Otherwise: any pair of edges
+    Convex pairs: the separating axis test with early exit; a pair apart by at most tol on
+    every axis touches when a vertex of one lies within tol of the other (two convex
+    polygons that do not overlap are closest at a vertex).  Otherwise: any pair of edges
     meeting, or else one polygon holding a vertex of the other (containment).  Both steps are
     needed: a thin body can cross another with no vertex inside, and a body wholly inside
     another has no edge crossing.
     """
     if convex_a and convex_b:
-        return sat_kernel(a, orient_a, b, orient_b, tol, True)[0] <= tol
+        s = sat_kernel(a, orient_a, b, orient_b, tol, True)[0]
+        return s <= 0.0 or (s <= tol and _a_vertex_within(a, orient_a, b, orient_b, tol))
     n = a.shape[0]
     m = b.shape[0]
     for i in range(n):
@@ -116,8 +143,8 @@ def polygons_intersect_kernel(a, orient_a, convex_a, b, orient_b, convex_b, tol)
             if segment_intersection(a[i, 0], a[i, 1], a[i1, 0], a[i1, 1],
                                     b[j, 0], b[j, 1], b[j1, 0], b[j1, 1], tol)[0] > 0:
                 return True
-    return (_point_inside(a[0, 0], a[0, 1], b, orient_b, False, tol)
-            or _point_inside(b[0, 0], b[0, 1], a, orient_a, False, tol))
+    return (_point_inside(a[0, 0], a[0, 1], b, orient_b, convex_b, tol)
+            or _point_inside(b[0, 0], b[0, 1], a, orient_a, convex_a, tol))
 
 
 @jit
@@ -218,14 +245,14 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     bnx = 0.0
     bny = 0.0
     # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
-    both_convex = convex_a and convex_b
     for side in range(2):
         own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
-        other, orient_o = (b, orient_b) if side == 0 else (a, orient_a)
+        other, orient_o, convex_o = (b, orient_b, convex_b) if side == 0 else (a, orient_a,
+                                                                               convex_a)
         for i in range(own.shape[0]):
             px = own[i, 0]
             py = own[i, 1]
-            if not _point_inside(px, py, other, orient_o, both_convex, tol):
+            if not _point_inside(px, py, other, orient_o, convex_o, tol):
                 continue
             e, qx, qy, d = locate_pb(px, py, cx, cy, other, orient_o, tol)
             r = f0 + nf
