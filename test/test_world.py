@@ -382,6 +382,23 @@ def test_two_sharp_convex_tips_touch_only_within_the_tolerance(tip_angle):
         assert polygons_intersect(va, vb) == (contact(va, vb) is not None)
 
 
+def test_a_pair_within_the_axes_tolerance_but_apart_leaves_the_other_contacts():
+    """Tips 20 tolerances apart pass the separating axis test and yield no feature; every
+    other pair of the tick is still tested: the touching squares beyond them (and before
+    them in the candidate order) are found whichever way the bodies are numbered."""
+    tip = _tip(2.0) - [1.0, 0.0]
+    for order in ([0, 1, 2, 3], [2, 3, 0, 1], [0, 2, 1, 3]):
+        world = CollisionWorld()
+        bodies = [('tip_a', tip, (0.0, 0.0, 0.0)), ('tip_b', tip, (-2.0, 0.0, np.pi)),
+                  ('sq_a', UNIT, (0.0, 5.0, 0.0)), ('sq_b', UNIT, (1.0, 5.0, 0.0))]
+        for k in order:
+            world.add_body(bodies[k][0], bodies[k][1], pose=bodies[k][2])
+        world.detect()
+        tol = pair_tolerance(world._aabb, world.names.index('tip_a'), world.names.index('tip_b'))
+        world.set_poses([[-2.0 - 20.0 * tol, 0.0, np.pi]], ['tip_b'])
+        assert [set(pair) for pair in world.detect().name_pairs()] == [{'sq_a', 'sq_b'}]
+
+
 def _touching_pair_world():
     world = CollisionWorld()
     world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
