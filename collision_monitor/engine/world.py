@@ -267,10 +267,9 @@ class CollisionWorld:
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
         every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
         swept boxes, pairs times vertices for the first contacts) runs on one thread whatever
-        this says.  On a machine shared with
-        other busy processes one thread keeps each call's latency steady: a parallel loop
-        waits for its slowest thread, and a thread that loses its core waits a scheduler
-        time slice.
+        this says.  On a machine shared with other busy processes one thread keeps each
+        call's latency steady: a parallel loop waits for its slowest thread, and a thread
+        that loses its core waits a scheduler time slice.
 
     Examples
     --------

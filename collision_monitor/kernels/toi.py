@@ -60,7 +60,8 @@ import numpy as np
 
 from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
-from .geometry2d.primitives import cross, length_tolerance, norm, polygon_scale
+from .geometry2d.primitives import (cross, length_tolerance, norm, point_on_segment,
+                                    polygon_scale)
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
@@ -189,11 +190,8 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
             # the window's start, where the vertex may be up to tol off the line: its
             # distance to the segment decides (corner to corner, line and slab may each be
             # within tol while the vertex is farther from the edge's end)
-            d = min(1.0, max(0.0, d))
-            hx = ux - d * wx
-            hy = uy - d * wy
-            if hx * hx + hy * hy <= tol * tol:
-                return t, d
+            if point_on_segment(0.0, 0.0, wx, wy, ux, uy, tol):
+                return t, min(1.0, max(0.0, d))
     return np.inf, np.nan
 
 

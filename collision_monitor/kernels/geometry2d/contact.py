@@ -247,8 +247,10 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
     for side in range(2):
         own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
-        other, orient_o, convex_o = (b, orient_b, convex_b) if side == 0 else (a, orient_a,
-                                                                               convex_a)
+        if side == 0:
+            other, orient_o, convex_o = b, orient_b, convex_b
+        else:
+            other, orient_o, convex_o = a, orient_a, convex_a
         for i in range(own.shape[0]):
             px = own[i, 0]
             py = own[i, 1]
