@@ -157,6 +157,13 @@ def check_contact_geometry(fc, a_at, b_at):
     assert outward > 0.0 if fc.vertex_of == 'b' else outward < 0.0
 
 
+def random_rotation(rng):
+    """A uniformly random proper rotation (3, 3): QR of a normal matrix, signs fixed."""
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    return q if np.linalg.det(q) > 0 else -q
+
+
 def random_convex(rng, n=12, scale=1.0, centre=(0, 0, 0)):
     """A random convex polyhedron (hull of n points at 0.5 to 1 of `scale` from `centre`)."""
     pts = rng.normal(size=(n, 3))

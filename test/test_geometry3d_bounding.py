@@ -20,7 +20,7 @@ from collision_monitor.geometry3d import (
     aabb, aabbs_overlap, bounding_sphere, capsule, capsules_overlap, obb, obbs_overlap,
     segment_distance, sphere_contact, spheres_overlap)
 from collision_monitor.geometry3d.bounding import Capsule, OBB, Sphere
-from shapes import lp_intersect
+from shapes import lp_intersect, random_rotation
 
 
 @pytest.mark.parametrize('method', ['ritter', 'centroid', 'box'])
@@ -213,12 +213,6 @@ def test_an_obb_holds_its_points_on_right_handed_principal_axes():
         np.testing.assert_allclose(local.min(axis=0), -box.half, rtol=1e-9)
 
 
-def _turn(rng):
-    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
-    q = q * np.sign(np.diag(r))
-    return q if np.linalg.det(q) > 0 else -q
-
-
 def test_obbs_apart_along_an_edge_edge_axis_alone():
     """Boxes turned at random, placed a small gap apart along the cross product of an edge
     of each, where no face normal separates them (checked with numpy): apart, as linear
@@ -226,7 +220,7 @@ def test_obbs_apart_along_an_edge_edge_axis_alone():
     rng = np.random.default_rng(3)
     kept = 0
     for _ in range(400):
-        axa, axb = _turn(rng), _turn(rng)
+        axa, axb = random_rotation(rng), random_rotation(rng)
         ha, hb = rng.uniform(0.2, 1.5, 3), rng.uniform(0.2, 1.5, 3)
         n = np.cross(axa[rng.integers(3)], axb[rng.integers(3)])
         if np.linalg.norm(n) < 0.2:
@@ -284,7 +278,7 @@ def test_a_capsule_runs_along_the_long_axis_of_its_box(half):
     through the centre, of half-length h_max - h_mid (the middle half-width is the radius
     before growing), and the radius is the farthest corner's distance to it."""
     rng = np.random.default_rng(8)
-    turn = _turn(rng)
+    turn = random_rotation(rng)
     centre = rng.uniform(-5, 5, 3)
     signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
     pts = centre + (signs * half) @ turn

@@ -20,7 +20,7 @@ from scipy.spatial.transform import Rotation
 from collision_monitor.geometry3d import (
     contact_manifold, convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance,
     separating_plane)
-from shapes import hull, random_convex
+from shapes import hull, random_convex, random_rotation
 
 
 def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
@@ -28,9 +28,7 @@ def test_prepared_polyhedron_moved_equals_checking_the_moved_mesh():
     for _ in range(20):
         va, fa = random_convex(rng)
         vb, fb = random_convex(rng, centre=rng.uniform(-1.5, 1.5, 3))
-        q, r = np.linalg.qr(rng.normal(size=(3, 3)))
-        rot = q * np.sign(np.diag(r))
-        rot *= np.linalg.det(rot)  # a proper rotation
+        rot = random_rotation(rng)
         shift = rng.uniform(-5, 5, 3)
         moved = ConvexPolyhedron(va, fa).moved(rot, shift)
         fresh = ConvexPolyhedron(va @ rot.T + shift, fa)
