@@ -173,10 +173,13 @@ def test_the_tolerance_of_tiny_polygons_is_tiny():
     assert contact(square, square + [s, 0]) is not None
 
 
-@given(simple_polygons())
-def test_polygon_scale_is_the_largest_coordinate_plus_the_extent(poly):
-    """The scale of the length tolerance, as documented, computed here with numpy."""
-    poly = poly * [1.0, 3.0] + [10.0, -20.0]  # x and y extents and magnitudes differ
+@pytest.mark.parametrize('stretch, offset', [((1.0, 3.0), (10.0, -20.0)),
+                                             ((3.0, 1.0), (-20.0, 10.0))])
+@given(poly=simple_polygons())
+def test_polygon_scale_is_the_largest_coordinate_plus_the_extent(stretch, offset, poly):
+    """The scale of the length tolerance, as documented, computed here with numpy: the
+    larger extent and the larger magnitude along x, then along y."""
+    poly = poly * stretch + offset
     expected = np.abs(poly).max() + np.ptp(poly, axis=0).max()
     assert polygon_scale(poly) == pytest.approx(expected, rel=1e-15)
 

@@ -94,17 +94,6 @@ def signed_area(poly):
 
 
 @jit
-def side_of_line(ax, ay, bx, by, px, py, tol):
-    """Return +1 if p is left of the directed line a->b, -1 if right, 0 within `tol` of it."""
-    ex = bx - ax
-    ey = by - ay
-    c = cross(ex, ey, px - ax, py - ay)
-    if abs(c) <= tol * norm(ex, ey):
-        return 0
-    return 1 if c > 0.0 else -1
-
-
-@jit
 def point_on_segment(ax, ay, bx, by, px, py, tol):
     """Return True when p lies within `tol` of the closed segment a-b."""
     ex = bx - ax
