@@ -94,7 +94,11 @@ def _covering_3d(name):
 
 
 def _kernels_2d(name):
-    return [f'test/test_geometry2d_{name}.py', 'test/test_geometry2d_contact.py']
+    """A 2D module's own tests, the contact tests, then the narrow phase's and the
+    world's (the corner and tip cases at the tolerance live there), fast files first."""
+    own = [f'test/test_geometry2d_{name}.py'] if name != 'contact' else []
+    return own + ['test/test_geometry2d_contact.py', 'test/test_narrowphase.py',
+                  'test/test_world.py']
 
 
 # module (relative to the package) -> the tests that cover it
