@@ -22,7 +22,8 @@ import pytest
 import shapely
 
 from collision_monitor.kernels.geometry2d import contact
-from collision_monitor.kernels.geometry2d.primitives import (box_padding, norm, polygon_scale,
+from collision_monitor.kernels.geometry2d.primitives import (box_padding, norm,
+                                                             point_on_segment, polygon_scale,
                                                              segment_intersection, signed_area)
 from shapes import simple_polygons
 
@@ -61,6 +62,24 @@ def _exact_segment_intersection(p1, p2, q1, q2):
         return None
     s = d1 / (d1 - d2)
     return {(p1[0] + s * (p2[0] - p1[0]), p1[1] + s * (p2[1] - p1[1]))}
+
+
+@given(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0.0, 2.0), st.floats(0, 6.3),
+       st.floats(-1.0, 2.0), st.floats(-3.0, 3.0), st.sampled_from([1e-3, 0.1, 1.0]))
+def test_point_on_segment_is_the_exact_distance_within_tol(ax, ay, length, angle, along, off,
+                                                           tol):
+    """Segments from shorter than tol (a point) to 2000 tol, points before, along and past
+    them, off their line by up to 3 tol: on the segment exactly when the rational distance
+    to the closed segment is at most tol (rounding decides within 1e-9 of it)."""
+    a = (ax, ay)
+    b = (ax + length * tol * 1e3 ** (length > 1.0) * math.cos(angle),
+         ay + length * tol * 1e3 ** (length > 1.0) * math.sin(angle))
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    le = math.hypot(ex, ey) or 1.0
+    p = (a[0] + along * ex - off * tol * ey / le, a[1] + along * ey + off * tol * ex / le)
+    d2 = _exact_point_segment_squared(p, a, b)
+    assume(abs(float(d2) - tol * tol) > 1e-9 * tol * tol)
+    assert point_on_segment(*a, *b, *p, tol) == (d2 <= Fraction(tol) ** 2)
 
 
 coord = st.integers(-6, 6)
@@ -103,6 +122,17 @@ def test_segment_crossing_point_is_accurate(ox, oy, length, angle, frac, cross_l
     assert abs(x0 - cx) < 1e-9 and abs(y0 - cy) < 1e-9
 
 
+def _exact_point_segment_squared(x, a, b):
+    """|x - closest point of the closed segment a-b|^2 in exact rationals (a point when
+    a == b)."""
+    x, a, b = ([Fraction(v) for v in pt] for pt in (x, a, b))
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    wx, wy = x[0] - a[0], x[1] - a[1]
+    ee = ex * ex + ey * ey
+    t = min(Fraction(1), max(Fraction(0), (wx * ex + wy * ey) / ee)) if ee else Fraction(0)
+    return (wx - t * ex) ** 2 + (wy - t * ey) ** 2
+
+
 def _exact_segment_distance_squared(p1, p2, q1, q2):
     """Squared distance between two closed segments, in exact rationals: 0 when they
     cross, else the least distance of an endpoint to the other segment."""
@@ -111,17 +141,28 @@ def _exact_segment_distance_squared(p1, p2, q1, q2):
     def cross(o, a, b):
         return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
-    def point_segment(x, a, b):
-        e = (b[0] - a[0], b[1] - a[1])
-        t = min(Fraction(1), max(Fraction(0), ((x[0] - a[0]) * e[0] + (x[1] - a[1]) * e[1])
-                                 / (e[0] ** 2 + e[1] ** 2)))
-        return (x[0] - a[0] - t * e[0]) ** 2 + (x[1] - a[1] - t * e[1]) ** 2
-
+    point_segment = _exact_point_segment_squared
     d1, d2, d3, d4 = cross(q1, q2, p1), cross(q1, q2, p2), cross(p1, p2, q1), cross(p1, p2, q2)
     if d1 * d2 < 0 and d3 * d4 < 0:
         return Fraction(0)
     return min(point_segment(p1, q1, q2), point_segment(p2, q1, q2),
                point_segment(q1, p1, p2), point_segment(q2, p1, p2))
+
+
+def _intersect_exactly_within_tol(pairs, tol, draws=3000):
+    """`draws` segment pairs from `pairs()` intersect exactly when their distance (exact
+    rationals) is at most tol; both answers come up at least 300 times."""
+    checked = apart = 0
+    for _ in range(draws):
+        p1, p2, q1, q2 = pairs()
+        gap = _exact_segment_distance_squared(p1, p2, q1, q2) / Fraction(tol) ** 2
+        if abs(gap - 1) < Fraction(1, 10 ** 6):
+            continue  # rounding decides there
+        checked += 1
+        apart += gap > 1
+        count = segment_intersection(*p1, *p2, *q1, *q2, tol)[0]
+        assert (count > 0) == (gap <= 1), (p1, p2, q1, q2, float(gap))
+    assert checked > draws - 100 and 300 < apart < checked - 300
 
 
 @pytest.mark.parametrize('seed', range(3))
@@ -132,8 +173,8 @@ def test_segments_meeting_near_their_ends_intersect_within_tol_of_each_other(see
     2 tol / sin(angle) apart."""
     rng = np.random.default_rng(seed)
     tol = 1e-9
-    checked = apart = 0
-    for _ in range(3000):
+
+    def pairs():
         o = rng.uniform(-10.0, 10.0, 2)
         alpha = rng.uniform(-np.pi, np.pi)
         beta = alpha + rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3.0, 0.0)
@@ -145,14 +186,56 @@ def test_segments_meeting_near_their_ends_intersect_within_tol_of_each_other(see
             p1, p2 = p2, p1
         if rng.random() < 0.5:
             q1, q2 = q2, q1
-        gap = _exact_segment_distance_squared(p1, p2, q1, q2) / Fraction(tol) ** 2
-        if abs(gap - 1) < Fraction(1, 10 ** 6):
-            continue  # rounding decides there
-        checked += 1
-        apart += gap > 1
-        count = segment_intersection(*p1, *p2, *q1, *q2, tol)[0]
-        assert (count > 0) == (gap <= 1), (p1, p2, q1, q2, float(gap))
-    assert checked > 2900 and 300 < apart < checked - 300
+        return p1, p2, q1, q2
+
+    _intersect_exactly_within_tol(pairs, tol)
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_segments_no_longer_than_tol_intersect_within_tol_of_each_other(seed):
+    """A segment of length 0 to 1.5 tol against another as short or of length 1, placed
+    0 to 3 tol from it, crossing it or not: they intersect exactly when their distance
+    (exact rationals) is at most tol."""
+    rng = np.random.default_rng(seed)
+    tol = 1e-9
+
+    def pairs():
+        o = rng.uniform(-10.0, 10.0, 2)
+        turn = rng.uniform(-np.pi, np.pi, 2)
+        lengths = rng.uniform(0.0, 1.5, 2) * tol * (rng.random(2) < 0.9)
+        if rng.random() < 0.5:
+            lengths[1] = 1.0
+        p1 = o + rng.uniform(-3.0, 3.0, 2) * tol
+        p2 = p1 + lengths[0] * np.array([np.cos(turn[0]), np.sin(turn[0])])
+        u = np.array([np.cos(turn[1]), np.sin(turn[1])])
+        q1 = o - rng.uniform(0.0, 1.0) * lengths[1] * u
+        q2 = q1 + lengths[1] * u
+        if rng.random() < 0.5:
+            p1, p2, q1, q2 = q1, q2, p1, p2
+        return p1, p2, q1, q2
+
+    _intersect_exactly_within_tol(pairs, tol)
+
+
+@pytest.mark.parametrize('gap', [0.6, 0.75, 0.9])
+@pytest.mark.parametrize('offset', [0.6, 0.75, 0.9])
+@pytest.mark.parametrize('angle', [0.0, 0.7, 2.0])
+def test_parallel_segments_end_to_end_touch_within_tol_of_their_ends(gap, offset, angle):
+    """Unit segments on parallel lines `offset` tol apart, end to end with `gap` tol
+    between their ends along the lines: each is within tol of the other's line and their
+    projections are within tol of overlapping, but they touch only when the distance of
+    the ends, sqrt(gap^2 + offset^2) tol, is at most tol."""
+    tol = 1e-9
+    u = np.array([np.cos(angle), np.sin(angle)])
+    n = np.array([-u[1], u[0]])
+    o = np.array([3.0, -2.0])
+    p1, p2 = o - u, o.copy()
+    q1 = o + gap * tol * u + offset * tol * n
+    q2 = q1 + u
+    gap2 = _exact_segment_distance_squared(p1, p2, q1, q2) / Fraction(tol) ** 2
+    assert abs(gap2 - Fraction(gap ** 2 + offset ** 2)) < Fraction(1, 10 ** 4)
+    for p, q in (((p1, p2), (q1, q2)), ((q2, q1), (p2, p1))):
+        assert (segment_intersection(*p[0], *p[1], *q[0], *q[1], tol)[0] > 0) == (gap2 <= 1)
 
 
 @given(simple_polygons())

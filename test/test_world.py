@@ -306,6 +306,37 @@ def test_concave_corners_a_tolerance_apart_get_one_answer_everywhere(seed):
     assert 5 < touching_seen < 115  # both answers, many times
 
 
+@pytest.mark.parametrize('x', [0.0, 1e3, 1e5])
+@pytest.mark.parametrize('gap, offset', [(0.6, 0.6), (0.6, 0.75), (0.75, 0.75), (0.9, 0.6),
+                                         (0.9, 0.9), (0.0, 1.1), (1.1, 0.0)])
+def test_axis_aligned_concave_corners_apart_diagonally_get_one_answer_everywhere(
+        x, gap, offset):
+    """Two L shapes (concave) facing corner to corner, their edges along the axes, b moved
+    `gap` tolerances along x and `offset` along y from a: the edges on each axis are
+    parallel and within the tolerance of each other's line, and their projections are
+    within it of overlapping, yet the corners are sqrt(gap^2 + offset^2) tolerances apart.
+    They touch exactly when that is at most 1, in detect, step, predict, distances and the
+    public test and contact on the placed vertices."""
+    world = CollisionWorld()
+    world.add_body('a', ELL + 0.4, pose=(x, x, 0.0))
+    world.add_body('b', -(ELL + 0.4), pose=(x, x, 0.0))
+    world.detect()
+    tol = pair_tolerance(world._aabb, 0, 1)
+    world.set_poses([[x - gap * tol, x - offset * tol, 0.0]], ['b'])
+    touching = gap ** 2 + offset ** 2 <= 1.0
+    pair = [('a', 'b')] if touching else []
+    assert world.detect().name_pairs() == pair
+    contacts, predictions = world.step(1.0)
+    assert contacts.name_pairs() == pair
+    assert [(a, b) for a, b, f in predictions if f.time == 0.0] == pair
+    assert [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == pair
+    assert (world.distances([('a', 'b')])[0] == 0.0) == touching
+    vertices, start = world.placed_vertices()
+    va, vb = vertices[start[0]:start[1]], vertices[start[1]:start[2]]
+    assert polygons_intersect(va, vb) == touching
+    assert (contact(va, vb) is not None) == touching
+
+
 def _tip(angle):
     """A triangle with its tip (angle in degrees) at the origin, pointing along -x."""
     half = np.radians(angle) / 2

@@ -94,23 +94,6 @@ def signed_area(poly):
 
 
 @jit
-def point_on_segment(ax, ay, bx, by, px, py, tol):
-    """Return True when p lies within `tol` of the closed segment a-b."""
-    ex = bx - ax
-    ey = by - ay
-    wx = px - ax
-    wy = py - ay
-    ee = ex * ex + ey * ey
-    if ee <= tol * tol:
-        return wx * wx + wy * wy <= tol * tol
-    t = (wx * ex + wy * ey) / ee
-    t = min(1.0, max(0.0, t))
-    dx = wx - t * ex
-    dy = wy - t * ey
-    return dx * dx + dy * dy <= tol * tol
-
-
-@jit
 def closest_on_segment(ax, ay, bx, by, px, py):
     """Return (qx, qy, t): the point of segment a-b closest to p and its parameter t in [0, 1]."""
     ex = bx - ax
@@ -120,6 +103,16 @@ def closest_on_segment(ax, ay, bx, by, px, py):
     if ee > 0.0:
         t = min(1.0, max(0.0, ((px - ax) * ex + (py - ay) * ey) / ee))
     return ax + t * ex, ay + t * ey, t
+
+
+@jit
+def point_on_segment(ax, ay, bx, by, px, py, tol):
+    """Return True when p lies within `tol` of the closed segment a-b (its distance to the
+    segment's closest point, however short the segment)."""
+    t = closest_on_segment(ax, ay, bx, by, px, py)[2]
+    dx = px - ax - t * (bx - ax)
+    dy = py - ay - t * (by - ay)
+    return dx * dx + dy * dy <= tol * tol
 
 
 @jit
@@ -159,51 +152,36 @@ def segment_intersection(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y, tol):
     sa = 0 if abs(da) <= tol * lf else (1 if da > 0 else -1)
     sb = 0 if abs(db) <= tol * lf else (1 if db > 0 else -1)
     nan = math.nan
-    if le <= tol or lf <= tol:
-        # A point-like segment: it touches the other when it lies on it.
-        if le <= tol and lf <= tol:
-            if norm(cx, cy) <= tol:
-                return 1, p1x, p1y, 0.0, 0.0, nan, nan, nan, nan
-            return 0, nan, nan, nan, nan, nan, nan, nan, nan
-        if le <= tol:
-            if point_on_segment(cx, cy, dx, dy, 0.0, 0.0, tol):
-                qx, qy, t = closest_on_segment(cx, cy, dx, dy, 0.0, 0.0)
-                return 1, p1x, p1y, 0.0, t, nan, nan, nan, nan
-            return 0, nan, nan, nan, nan, nan, nan, nan, nan
-        if point_on_segment(ax, ay, bx, by, cx, cy, tol):
-            qx, qy, s = closest_on_segment(ax, ay, bx, by, cx, cy)
-            return 1, q1x, q1y, s, 0.0, nan, nan, nan, nan
-        return 0, nan, nan, nan, nan, nan, nan, nan, nan
-    if sc == 0 and sd == 0:
-        # Collinear within tolerance: overlap of the projections on p's direction.
+    if sc == 0 and sd == 0 and le > tol and lf > tol:
+        # Collinear within tolerance: where the projections on p's direction overlap, each
+        # point of q is within tol of p.  Ends apart along the line are measured below.
         ux = ex / le
         uy = ey / le
         tc = (cx * ux + cy * uy) / le
         td = (dx * ux + dy * uy) / le
         lo = max(0.0, min(tc, td))
         hi = min(1.0, max(tc, td))
-        slack = tol / le
-        if lo > hi + slack:
-            return 0, nan, nan, nan, nan, nan, nan, nan, nan
-        if hi < lo:
-            hi = lo
-        # parameters along q of the two ends
-        span = td - tc
-        t_lo = (lo - tc) / span
-        t_hi = (hi - tc) / span
-        ends = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
-        x0, y0 = _endpoint_or_interior(lo, t_lo, ends, slack, tol / lf)
-        if (hi - lo) * le <= tol:
-            return 1, x0, y0, lo, min(1.0, max(0.0, t_lo)), nan, nan, nan, nan
-        x1, y1 = _endpoint_or_interior(hi, t_hi, ends, slack, tol / lf)
-        return (2, x0, y0, lo, min(1.0, max(0.0, t_lo)), x1, y1, hi,
-                min(1.0, max(0.0, t_hi)))
+        if lo <= hi:
+            # parameters along q of the two ends (q across p's line: any of its points)
+            span = td - tc
+            t_lo = (lo - tc) / span if span != 0.0 else 0.0
+            t_hi = (hi - tc) / span if span != 0.0 else 0.0
+            ends = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+            slack = tol / le
+            x0, y0 = _endpoint_or_interior(lo, t_lo, ends, slack, tol / lf)
+            if (hi - lo) * le <= tol:
+                return 1, x0, y0, lo, min(1.0, max(0.0, t_lo)), nan, nan, nan, nan
+            x1, y1 = _endpoint_or_interior(hi, t_hi, ends, slack, tol / lf)
+            return (2, x0, y0, lo, min(1.0, max(0.0, t_lo)), x1, y1, hi,
+                    min(1.0, max(0.0, t_hi)))
     if sc * sd > 0 or sa * sb > 0:
         return 0, nan, nan, nan, nan, nan, nan, nan, nan
     # An endpoint within tol of the other segment touches it there (snapped exactly).  Its
     # distance to the segment decides, not to the line: near a corner each end can lie
     # within tol of the other's line while the segments are farther apart than tol.  The
-    # test is `point_on_segment` on the given coordinates, as point-in-polygon runs it.
+    # test is `point_on_segment` on the given coordinates, as point-in-polygon runs it.  A
+    # segment no longer than tol (collinear or not) touches the other exactly when one of
+    # the four ends does: crossing it, each of its ends is within its length of the crossing.
     if sa == 0 and point_on_segment(q1x, q1y, q2x, q2y, p1x, p1y, tol):
         t = closest_on_segment(cx, cy, dx, dy, ax, ay)[2]
         return 1, p1x, p1y, 0.0, t, nan, nan, nan, nan
