@@ -159,8 +159,7 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     best_e = -1
     best_s = -1.0
     # an edge with both ends beyond the tolerance on one side of the line c-p is skipped
-    # before `segment_intersection`, by the same arithmetic as its own straddle test; only
-    # when |c - p| > tol (band > tol^2), where that test is the one it runs
+    # before `segment_intersection`, by the same arithmetic as its own straddle test
     ex = px - cx
     ey = py - cy
     band = tol * norm(ex, ey)
@@ -168,7 +167,7 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
         j = k + 1 if k + 1 < n else 0
         dk = cross(ex, ey, poly[k, 0] - cx, poly[k, 1] - cy)
         dj = cross(ex, ey, poly[j, 0] - cx, poly[j, 1] - cy)
-        if band > tol * tol and ((dk > band and dj > band) or (dk < -band and dj < -band)):
+        if (dk > band and dj > band) or (dk < -band and dj < -band):
             continue
         cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
             cx, cy, px, py, poly[k, 0], poly[k, 1], poly[j, 0], poly[j, 1], tol)
