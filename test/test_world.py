@@ -21,10 +21,15 @@ import shapely
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
 from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact, polygons_intersect
+from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
 from collision_monitor.kernels.kinematics import vertex_kinematics
-from collision_monitor.kernels.narrowphase import pair_tolerance
 from collision_monitor.kernels.toi import first_contact, first_contacts
 from shapes import build, check_contact_geometry, ELL, random_scene, RECT, UNIT
+
+
+def _tolerance(world, a='a', b='b'):
+    """The length tolerance of a pair, as every 2D test of it takes it: from its vertices."""
+    return pair_length_tolerance(world.world_vertices(a), world.world_vertices(b))
 
 
 def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
@@ -252,8 +257,7 @@ def test_corners_a_tolerance_apart_get_one_answer_everywhere(yaw, x, y, corner, 
     gap / sqrt 2 on each edge normal): detect, step, predict (time 0) and distances (0)
     agree whether they touch, and apart, distances is the gap (to the coordinates' rounding)."""
     world, diagonal = _corner_to_corner(yaw, x, y, corner)
-    world.detect()
-    tol = pair_tolerance(world._aabb, 0, 1)
+    tol = _tolerance(world)
     shift = diagonal * (1.0 + gap * tol / np.hypot(*diagonal))
     world.set_poses([[x + shift[0], y + shift[1], yaw]], ['b'])
     touching = world.detect().name_pairs() == [('a', 'b')]
@@ -288,8 +292,7 @@ def test_concave_corners_a_tolerance_apart_get_one_answer_everywhere(seed):
         world.add_body('a', (ELL + 0.4) * scale_a, pose=(x, y, 0.0))
         world.add_body('b', (ELL + 0.4) * scale_b, pose=(x, y, yaw))
         world.set_twists([rng.normal(size=3) * rng.choice([0.0, 1.0])], ['b'])
-        world.detect()
-        tol = pair_tolerance(world._aabb, 0, 1)
+        tol = _tolerance(world)
         r, phi = rng.uniform(0.8, 1.6) * tol, rng.uniform(-np.pi, np.pi)
         world.set_poses([[x + r * np.cos(phi), y + r * np.sin(phi), yaw]], ['b'])
         touching = world.detect().name_pairs() == [('a', 'b')]
@@ -320,8 +323,7 @@ def test_axis_aligned_concave_corners_apart_diagonally_get_one_answer_everywhere
     world = CollisionWorld()
     world.add_body('a', ELL + 0.4, pose=(x, x, 0.0))
     world.add_body('b', -(ELL + 0.4), pose=(x, x, 0.0))
-    world.detect()
-    tol = pair_tolerance(world._aabb, 0, 1)
+    tol = _tolerance(world)
     world.set_poses([[x - gap * tol, x - offset * tol, 0.0]], ['b'])
     touching = gap ** 2 + offset ** 2 <= 1.0
     pair = [('a', 'b')] if touching else []
@@ -333,6 +335,31 @@ def test_axis_aligned_concave_corners_apart_diagonally_get_one_answer_everywhere
     assert (world.distances([('a', 'b')])[0] == 0.0) == touching
     vertices, start = world.placed_vertices()
     va, vb = vertices[start[0]:start[1]], vertices[start[1]:start[2]]
+    assert polygons_intersect(va, vb) == touching
+    assert (contact(va, vb) is not None) == touching
+
+
+@pytest.mark.parametrize('gap', [0.9, 1.1])
+@pytest.mark.parametrize('a', ['square', 'ell'])
+def test_a_world_and_the_functions_on_vertex_arrays_take_one_tolerance(gap, a):
+    """A unit square or L shape at the origin and a half-unit square `gap` tolerances to its
+    right: the largest coordinate of the pair (1.5) plus its largest extent (1) would give
+    a tolerance 1.25 times that of its vertices (the larger of 1 + 1 and 1.5 + 0.5), and
+    the world's answer would differ from that of the functions on the same vertices.  Both
+    take the vertices' tolerance: they touch exactly when the gap is within it."""
+    shape = UNIT + 0.5 if a == 'square' else ELL + 0.4
+    small = (UNIT + 0.5) * 0.5
+    world = CollisionWorld()
+    world.add_body('a', shape, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', small, pose=(1.0, 0.0, 0.0))
+    tol = _tolerance(world)
+    world.set_poses([[1.0 + gap * tol, 0.0, 0.0]], ['b'])
+    touching = gap <= 1.0
+    pair = [('a', 'b')] if touching else []
+    assert world.detect().name_pairs() == pair
+    assert [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == pair
+    assert (world.distances([('a', 'b')])[0] == 0.0) == touching
+    va, vb = world.world_vertices('a'), world.world_vertices('b')
     assert polygons_intersect(va, vb) == touching
     assert (contact(va, vb) is not None) == touching
 
@@ -369,8 +396,7 @@ def test_a_sharp_convex_tip_near_a_concave_corner_gets_one_answer_in_any_vertex_
                 world.add_body('a', np.roll(tip, k, axis=0), pose=(0.0, 0.0, turn))
                 # the L turned so that its corner's bisector faces the tip
                 world.add_body('b', np.roll(ell, m, axis=0), pose=(0.0, 0.0, turn + 0.75 * np.pi))
-                world.detect()
-                tol = pair_tolerance(world._aabb, 0, 1)
+                tol = _tolerance(world)
                 world.set_poses([[-gap * tol * c, -gap * tol * s, turn + 0.75 * np.pi]], ['b'])
                 touching = world.detect().name_pairs() == [('a', 'b')]
                 now = [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0]
@@ -393,8 +419,7 @@ def test_two_sharp_convex_tips_touch_only_within_the_tolerance(tip_angle):
         world = CollisionWorld()
         world.add_body('a', tip, pose=(0.0, 0.0, turn))
         world.add_body('b', tip, pose=(-2.0 * c, -2.0 * s, turn + np.pi))
-        world.detect()
-        tol = pair_tolerance(world._aabb, 0, 1)
+        tol = _tolerance(world)
         reach = 2.0 + gap * tol
         world.set_poses([[-reach * c, -reach * s, turn + np.pi]], ['b'])
         touching = world.detect().name_pairs() == [('a', 'b')]
@@ -424,8 +449,7 @@ def test_a_pair_within_the_axes_tolerance_but_apart_leaves_the_other_contacts():
                   ('sq_a', UNIT, (0.0, 5.0, 0.0)), ('sq_b', UNIT, (1.0, 5.0, 0.0))]
         for k in order:
             world.add_body(bodies[k][0], bodies[k][1], pose=bodies[k][2])
-        world.detect()
-        tol = pair_tolerance(world._aabb, world.names.index('tip_a'), world.names.index('tip_b'))
+        tol = _tolerance(world, 'tip_a', 'tip_b')
         world.set_poses([[-2.0 - 20.0 * tol, 0.0, np.pi]], ['tip_b'])
         assert [set(pair) for pair in world.detect().name_pairs()] == [{'sq_a', 'sq_b'}]
 

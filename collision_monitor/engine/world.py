@@ -730,7 +730,7 @@ class CollisionWorld:
         if nc:
             last = _NO_HISTORY if self._history is None else self._history[:4]
             contact_onsets(pairs, len(self._bodies), stamp, last, self._state_prev,
-                           self._packed_bodies, self._aabb, int(self._model(None)),
+                           self._packed_bodies, int(self._model(None)),
                            (self._scratch[0], self._entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare

@@ -36,12 +36,15 @@ Tolerance policy
 Geometry is computed in float64 in a frame local to the pair (coordinates minus a nearby
 origin), so bodies far from the world origin lose no more than the representation of their
 positions.  A length below ``length_tolerance(scale)`` = ``TOL_FACTOR * DBL_EPS * scale`` is
-zero, where ``scale`` is the largest absolute coordinate involved (world frame) plus the extent
-of the shapes.  Touching counts as contact: two polygons touch when their boundaries are
-within that tolerance of each other, a point touches a segment when within it of the segment
-(not only of its line).  For convex pairs the separating axis test decides overlap and
-separation beyond the tolerance, and a pair within it on every axis is confirmed by the
-distance of its vertices (the axes alone would admit tol / sin(A / 2) at corners of angle A).
+zero, where ``scale`` is a shape's largest absolute coordinate (world frame) plus its extent;
+a pair takes the larger of its two shapes' (`pair_length_tolerance`, from the vertices, in a
+world as in the functions on vertex arrays).  Touching counts as contact: two polygons touch
+when their boundaries are within that tolerance of each other, a point touches a segment
+when within it of the segment (not only of its line), two segments when an end of one is
+within it of the other or they cross.  For convex pairs the separating axis test decides
+overlap and separation beyond the tolerance, and a pair within it on every axis is confirmed
+by the distance of its vertices (the axes alone would admit tol / sin(A / 2) at corners of
+angle A).
 """
 
 import enum

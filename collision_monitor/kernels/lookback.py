@@ -25,23 +25,24 @@ no last tick) it began at s.
 import numpy as np
 
 from .constants import jit
+from .geometry2d.primitives import pair_length_tolerance
 from .kinematics import body_kinematics
-from .narrowphase import pair_tolerance
 from .packed import MovingPolygon
 from .toi import first_contact_kernel
 
 
 @jit
-def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, aabb, model, scratch, out):
+def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, model, scratch, out):
     """Began time of each contact (rows of `pairs`, (C, 2) intp, i < j) and the memory of
     this tick for the next.
 
     `last` is the last stamped tick ``(stamp, keys, began, active)``: its time (nan when
     there is none), its sorted pair keys (int64) and their began times, its active mask
     (N,) in this tick's body indices; `previous` (`packed.Motion`) its state; `bodies`
-    (`packed.Bodies`) and `aabb` (N, 4) this tick's (the tolerance of a pair comes from its
-    current boxes); `model` the motion model's value.  ``scratch = (kin, entry)``, (2, 3, M, 2)
-    and (2, M), holds the two bodies of a traced pair (M at least the largest vertex count).
+    (`packed.Bodies`) this tick's; `model` the motion model's value.  A pair is traced with
+    the length tolerance of its vertices at the last tick, the one that tick's test took.
+    ``scratch = (kin, entry)``, (2, 3, M, 2) and (2, M), holds the two bodies of a traced
+    pair (M at least the largest vertex count).
     ``out = (began, keys, key_began)``, (C,) each: the began times in the order of `pairs`,
     then this tick's memory for the next, its pair keys sorted and their began times.
     """
@@ -71,7 +72,7 @@ def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, aabb, model, 
             hit = first_contact_kernel(
                 MovingPolygon(kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na], orient[i]),
                 MovingPolygon(kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb], orient[j]),
-                0.0, gap, pair_tolerance(aabb, i, j), entry)[0]
+                0.0, gap, pair_length_tolerance(kin[0, 0, :na], kin[1, 0, :nb]), entry)[0]
             if np.isfinite(hit):
                 t = last_stamp + hit
         began[c] = t

@@ -27,7 +27,7 @@ from .broadphase import fat_boxes_hold
 from .constants import jit
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
-from .geometry2d.primitives import box_padding, length_tolerance
+from .geometry2d.primitives import box_padding, length_tolerance, pair_length_tolerance
 from .geometry2d.separating_axis import sat_kernel
 from .packed import ContactRows, Features, Polygon
 from .trig import rotate, sincos
@@ -118,7 +118,9 @@ def place_vertices(poses, bodies, out):
 
 @jit
 def pair_tolerance(aabb, i, j):
-    """Length tolerance of a pair: from its largest |coordinate| plus its extent."""
+    """A bound on the length tolerance of a pair from its boxes, which hold its vertices
+    (largest |coordinate| plus extent): at least `pair_length_tolerance` of its placed
+    vertices, for the tests that run before they are placed (bounding circles, boxes)."""
     big = 0.0
     ext = 0.0
     for b in (i, j):
@@ -149,14 +151,14 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     for p in range(n_pairs):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        tol = pair_tolerance(aabb, i, j)
         dx = poses[j, 0] - poses[i, 0]
         dy = poses[j, 1] - poses[i, 1]
-        reach = radius[i] + radius[j] + tol
+        reach = radius[i] + radius[j] + pair_tolerance(aabb, i, j)
         if dx * dx + dy * dy > reach * reach:
             continue
         a = placed_polygon(i, poses, bodies, scratch[0])
         b = placed_polygon(j, poses, bodies, scratch[1])
+        tol = pair_length_tolerance(a.vertices, b.vertices)
         if a.convex and b.convex:
             # the test's axes, computed in full for a pair that is not separated, serve the
             # contact's normal and depth

@@ -60,8 +60,7 @@ import numpy as np
 
 from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
-from .geometry2d.primitives import (cross, length_tolerance, norm, point_on_segment,
-                                    polygon_scale)
+from .geometry2d.primitives import cross, norm, pair_length_tolerance, point_on_segment
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
@@ -396,7 +395,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
     pa, va, aa = _kinematics('a', verts_a, vel_a, acc_a)
     pb, vb, ab = _kinematics('b', verts_b, vel_b, acc_b)
     oa, ob = polygon_orientation(pa), polygon_orientation(pb)
-    tol = length_tolerance(max(polygon_scale(pa), polygon_scale(pb)))
+    tol = pair_length_tolerance(pa, pb)
     if polygons_intersect_kernel(pa, oa, is_convex(pa), pb, ob, is_convex(pb), tol):
         nan2 = np.full(2, np.nan)
         return FirstContact(0.0, '', -1, -1, nan2, nan2.copy())
@@ -462,8 +461,8 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
             j = pairs[p, 1]
             na = vstart[i + 1] - vstart[i]
             nb = vstart[j + 1] - vstart[j]
-            tol = pair_tolerance(aabb, i, j)
-            start = circles_meet_time(i, j, motion, radius, horizon, model, tol)
+            bound = pair_tolerance(aabb, i, j)
+            start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
             if start <= horizon:
@@ -473,9 +472,10 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
                                 (kin[1, 0], kin[1, 1], kin[1, 2]), 0)
                 pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
                 pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
+                tol = pair_length_tolerance(pa, pb)
                 # touching now needs the current boxes to meet before the polygon test
-                apart = (aabb[i, 0] > aabb[j, 2] + tol or aabb[j, 0] > aabb[i, 2] + tol
-                         or aabb[i, 1] > aabb[j, 3] + tol or aabb[j, 1] > aabb[i, 3] + tol)
+                apart = (aabb[i, 0] > aabb[j, 2] + bound or aabb[j, 0] > aabb[i, 2] + bound
+                         or aabb[i, 1] > aabb[j, 3] + bound or aabb[j, 1] > aabb[i, 3] + bound)
                 if not apart and polygons_intersect_kernel(pa, orient[i], convex[i], pb,
                                                            orient[j], convex[j], tol):
                     t = 0.0

@@ -35,9 +35,8 @@ import enum
 import numpy as np
 
 from .point_in_polygon import point_in_convex_kernel, point_in_polygon_kernel
-from .primitives import (centroid, closest_on_segment, cross, length_tolerance, norm,
-                         outward_normal, point_on_segment, polygon_scale,
-                         segment_intersection)
+from .primitives import (centroid, closest_on_segment, cross, norm, outward_normal,
+                         pair_length_tolerance, point_on_segment, segment_intersection)
 from .separating_axis import sat_kernel
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import FLOAT, INDEX, jit
@@ -417,10 +416,6 @@ class _PolygonInfo:
         self.cx, self.cy = centroid(self.poly)
 
 
-def _pair_tolerance(a, b):
-    return length_tolerance(max(polygon_scale(a.poly), polygon_scale(b.poly)))
-
-
 def polygons_intersect(a, b):
     """Return True when two simple polygons overlap or touch.
 
@@ -439,7 +434,8 @@ def polygons_intersect(a, b):
     pa = _PolygonInfo(a, 'a')
     pb = _PolygonInfo(b, 'b')
     return bool(polygons_intersect_kernel(pa.poly, pa.orient, pa.convex, pb.poly, pb.orient,
-                                          pb.convex, _pair_tolerance(pa, pb)))
+                                          pb.convex,
+                                          pair_length_tolerance(pa.poly, pb.poly)))
 
 
 def contact(a, b):
@@ -464,8 +460,8 @@ def contact(a, b):
     fidx = np.empty((cap, 2), INDEX)
     count, kind, nx, ny, depth = contact_kernel(
         Polygon(pa.poly, pa.orient, pa.convex, pa.cx, pa.cy),
-        Polygon(pb.poly, pb.orient, pb.convex, pb.cx, pb.cy), _pair_tolerance(pa, pb),
-        Features(fxy, fpb, fkind, fidx), 0)
+        Polygon(pb.poly, pb.orient, pb.convex, pb.cx, pb.cy),
+        pair_length_tolerance(pa.poly, pb.poly), Features(fxy, fpb, fkind, fidx), 0)
     if count == 0:
         return None
     return Contact(kind, nx, ny, depth, fxy[:count], fpb[:count], fkind[:count], fidx[:count])

@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from .contact import _pair_tolerance, _PolygonInfo, polygons_intersect_kernel
-from .primitives import closest_on_segment
+from .contact import _PolygonInfo, polygons_intersect_kernel
+from .primitives import closest_on_segment, pair_length_tolerance
 from ..constants import jit
 
 
@@ -72,7 +72,7 @@ def polygon_distance(a, b):
     pa = _PolygonInfo(a, 'a')
     pb = _PolygonInfo(b, 'b')
     if polygons_intersect_kernel(pa.poly, pa.orient, pa.convex, pb.poly, pb.orient, pb.convex,
-                                 _pair_tolerance(pa, pb)):
+                                 pair_length_tolerance(pa.poly, pb.poly)):
         return 0.0, np.full(2, np.nan), np.full(2, np.nan)
     d, ax, ay, bx, by = polygon_distance_kernel(pa.poly, pb.poly)
     return float(d), np.array([ax, ay]), np.array([bx, by])

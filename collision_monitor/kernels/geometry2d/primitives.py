@@ -82,6 +82,14 @@ def polygon_scale(poly):
 
 
 @jit
+def pair_length_tolerance(a, b):
+    """Return the length tolerance of two polygons ((n, 2) arrays of their vertices): that
+    of the larger of their scales (`polygon_scale`).  Every 2D test of a pair takes this
+    one, in a world as in the functions on vertex arrays, so that both give one answer."""
+    return length_tolerance(max(polygon_scale(a), polygon_scale(b)))
+
+
+@jit
 def signed_area(poly):
     """Return the shoelace area of a closed (n, 2) polygon: > 0 when its vertices run CCW."""
     n = poly.shape[0]

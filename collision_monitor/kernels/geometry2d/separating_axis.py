@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .primitives import length_tolerance, outward_normal, polygon_scale
+from .primitives import outward_normal, pair_length_tolerance
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import jit
 
@@ -112,6 +112,6 @@ def sat(a, b):
     for name, poly in (('a', a), ('b', b)):
         if not is_convex(poly):
             raise ValueError(f'sat needs convex polygons: {name} is not convex')
-    tol = length_tolerance(max(polygon_scale(a), polygon_scale(b)))
+    tol = pair_length_tolerance(a, b)
     s, nx, ny = sat_kernel(a, polygon_orientation(a), b, polygon_orientation(b), tol, False)
     return SatResult(bool(s > tol), np.array([nx, ny]), float(-s if s > tol else max(0.0, -s)))
