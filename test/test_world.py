@@ -364,6 +364,48 @@ def test_a_world_and_the_functions_on_vertex_arrays_take_one_tolerance(gap, a):
     assert (contact(va, vb) is not None) == touching
 
 
+@pytest.mark.parametrize('seed', range(3))
+def test_shapes_vertex_to_vertex_get_one_answer_everywhere(seed):
+    """L, U and rectangle shapes, axis-aligned or turned, near the origin or far from it, b
+    on the far side of a's farthest vertex along a random direction, its nearest vertex
+    moved 0 to 1.5 tolerances in x and y from that one (parallel edges, corners, edges along
+    each other): detect, step, predict (time 0), distances (0),
+    polygons_intersect and contact on the placed vertices give one answer, and it is
+    shapely's distance against the tolerance (rounding decides within 2 % of it)."""
+    u_shape = np.array([[0, 0], [1, 0], [1, 1], [0.7, 1], [0.7, 0.3], [0.3, 0.3], [0.3, 1],
+                        [0, 1]], float)
+    shapes = (ELL + 0.4, u_shape, RECT + 0.5)
+    rng = np.random.default_rng(seed)
+    touching_seen = checked = 0
+    for k in range(150):
+        a, b = (shapes[rng.integers(3)] * rng.uniform(0.5, 2.0) for _ in range(2))
+        yaws = rng.integers(4, size=2) * np.pi / 2 if k % 2 else rng.uniform(-np.pi, np.pi, 2)
+        x = rng.choice([0.0, 1e3, 1e5])
+        world = CollisionWorld()
+        world.add_body('a', a, pose=(x, x, yaws[0]))
+        world.add_body('b', b, pose=(x, x, yaws[1]))
+        va, vb = world.world_vertices('a'), world.world_vertices('b')
+        u = rng.normal(size=2)  # a's farthest vertex along u meets b's nearest
+        d = va[np.argmax(va @ u)] - vb[np.argmin(vb @ u)]
+        world.set_poses([[x + d[0], x + d[1], yaws[1]]], ['b'])
+        g = rng.uniform(-1.5, 1.5, 2) * _tolerance(world)
+        world.set_poses([[x + d[0] + g[0], x + d[1] + g[1], yaws[1]]], ['b'])
+        touching = world.detect().name_pairs() == [('a', 'b')]
+        contacts, predictions = world.step(1.0)
+        va, vb = world.world_vertices('a'), world.world_vertices('b')
+        assert [contacts.name_pairs() == [('a', 'b')],
+                [(a, b) for a, b, f in predictions if f.time == 0.0] == [('a', 'b')],
+                [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == [('a', 'b')],
+                world.distances([('a', 'b')])[0] == 0.0, polygons_intersect(va, vb),
+                contact(va, vb) is not None] == [touching] * 6
+        gap = shapely.Polygon(va).distance(shapely.Polygon(vb)) / _tolerance(world)
+        if abs(gap - 1.0) > 0.02:
+            checked += 1
+            assert touching == (gap < 1.0), gap
+        touching_seen += touching
+    assert checked > 140 and 10 < touching_seen < 140
+
+
 def _tip(angle):
     """A triangle with its tip (angle in degrees) at the origin, pointing along -x."""
     half = np.radians(angle) / 2
