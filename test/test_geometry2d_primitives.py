@@ -217,6 +217,22 @@ def test_segments_no_longer_than_tol_intersect_within_tol_of_each_other(seed):
     _intersect_exactly_within_tol(pairs, tol)
 
 
+@pytest.mark.parametrize('point, away', [((5, 5), (0, 1)), ((15, 0), (1, 0)),
+                                         ((-3, -4), (-3, -4)), ((13, 4), (3, 4))])
+def test_exactly_tol_away_touches(point, away):
+    """Touching counts: a point, or the end of a segment pointing away, exactly tol = 5
+    from the segment (0, 0)-(10, 0) (3-4-5 distances, exact in binary) touches it, and
+    not with the next smaller tolerance."""
+    tol = 5.0
+    below = np.nextafter(tol, 0.0)
+    assert point_on_segment(0.0, 0.0, 10.0, 0.0, *point, tol)
+    assert not point_on_segment(0.0, 0.0, 10.0, 0.0, *point, below)
+    end = (point[0] + away[0], point[1] + away[1])
+    count, x, y = segment_intersection(0.0, 0.0, 10.0, 0.0, *point, *end, tol)[:3]
+    assert count == 1 and np.hypot(x - point[0], y - point[1]) in (0.0, tol)
+    assert segment_intersection(0.0, 0.0, 10.0, 0.0, *point, *end, below)[0] == 0
+
+
 @pytest.mark.parametrize('gap', [0.6, 0.75, 0.9])
 @pytest.mark.parametrize('offset', [0.6, 0.75, 0.9])
 @pytest.mark.parametrize('angle', [0.0, 0.7, 2.0])
