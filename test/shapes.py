@@ -64,6 +64,12 @@ def simple_polygons(draw, min_vertices=3, max_vertices=10, convex=None, scale=1.
     return np.ascontiguousarray(poly, dtype=float)
 
 
+def sharp_tip(angle):
+    """A triangle with its tip (angle in degrees) at the origin, pointing along -x."""
+    half = np.radians(angle) / 2
+    return np.array([[0.0, 0.0], [2.0, -2.0 * np.tan(half)], [2.0, 2.0 * np.tan(half)]])
+
+
 def to_shapely(poly):
     """The shapely polygon of an (n, 2) vertex array."""
     return Polygon(poly)

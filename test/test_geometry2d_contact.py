@@ -21,7 +21,8 @@ from shapely.geometry import Point
 
 from collision_monitor.kernels.geometry2d import (contact, ContactKind, is_convex,
                                                   polygons_intersect)
-from shapes import pose, rigid, simple_polygons, SQUARE, to_shapely
+from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
+from shapes import pose, rigid, sharp_tip, simple_polygons, SQUARE, to_shapely
 
 
 @given(simple_polygons(), simple_polygons(), pose)
@@ -434,3 +435,33 @@ def test_apart_bodies_are_apart_when_a_mix_of_their_coordinates_is_inside(triang
     assert not shapely.Polygon(ELL10).intersects(shapely.Polygon(triangle))
     assert not polygons_intersect(triangle, ELL10) and not polygons_intersect(ELL10, triangle)
     assert contact(triangle, ELL10) is None and contact(ELL10, triangle) is None
+
+
+@pytest.mark.parametrize('roll_a', range(3))
+@pytest.mark.parametrize('roll_b', range(4))
+@pytest.mark.parametrize('other', ['tip', 'square'])
+def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a, roll_b,
+                                                                          other):
+    """A 4-degree tip facing another tip (the axes then admit up to tol / sin(2 deg)) or
+    the middle of a square's edge, 0.5 or 3 tolerances away, the scene turned off the axes:
+    the pair touches exactly at 0.5, whichever vertex either list starts at, in either
+    order of the pair.  Which vertex of which body lies near which edge of the other moves
+    with the rolls."""
+    turn = 0.7
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    tip = np.roll(sharp_tip(4.0), roll_a, axis=0)
+    if other == 'tip':
+        base = -sharp_tip(4.0)  # its tip at the origin, pointing along +x
+        toward = np.array([-1.0, 0.0])
+    else:
+        base = np.array([[-2.0, -1.0], [0.0, -1.0], [0.0, 1.0], [-2.0, 1.0]])
+        toward = np.array([-1.0, 0.0])
+    base = np.roll(base, roll_b, axis=0)
+    origin = np.array([3.0, -2.0])
+    tol = pair_length_tolerance(tip @ rot.T + origin, base @ rot.T + origin)
+    for gap, touching in ((0.5, True), (3.0, False)):
+        a = (tip - gap * tol * toward) @ rot.T + origin
+        b = base @ rot.T + origin
+        for p, q in ((a, b), (b, a)):
+            assert polygons_intersect(p, q) == touching, (gap, p, q)
+            assert (contact(p, q) is not None) == touching

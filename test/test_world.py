@@ -24,7 +24,7 @@ from collision_monitor.kernels.geometry2d import contact, polygons_intersect
 from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.toi import first_contact, first_contacts
-from shapes import build, check_contact_geometry, ELL, random_scene, RECT, UNIT
+from shapes import build, check_contact_geometry, ELL, random_scene, RECT, sharp_tip, UNIT
 
 
 def _tolerance(world, a='a', b='b'):
@@ -406,12 +406,6 @@ def test_shapes_vertex_to_vertex_get_one_answer_everywhere(seed):
     assert checked > 140 and 10 < touching_seen < 140
 
 
-def _tip(angle):
-    """A triangle with its tip (angle in degrees) at the origin, pointing along -x."""
-    half = np.radians(angle) / 2
-    return np.array([[0.0, 0.0], [2.0, -2.0 * np.tan(half)], [2.0, 2.0 * np.tan(half)]])
-
-
 def _turns_and_gaps(seed, most):
     """Twelve random turns (angle, cos, sin) with gaps of 0.5 to `most` tolerances."""
     rng = np.random.default_rng(seed)
@@ -428,7 +422,7 @@ def test_a_sharp_convex_tip_near_a_concave_corner_gets_one_answer_in_any_vertex_
     Near the tip a point can be within the tolerance of both edge lines while far from the
     triangle: the corner touches only within the tolerance of the triangle itself, whichever
     vertex either list starts at, and detect, predict (time 0) and distances agree."""
-    tip = _tip(tip_angle)
+    tip = sharp_tip(tip_angle)
     ell = ELL + 0.4  # its corner at (0, 0), the body in x, y >= 0
     for turn, c, s, gap in _turns_and_gaps(int(tip_angle * 10), 30.0):
         answers = set()
@@ -456,7 +450,7 @@ def test_two_sharp_convex_tips_touch_only_within_the_tolerance(tip_angle):
     edge-normal gap is then the distance times sin(A / 2), within the tolerance far beyond
     it, so the separating axis test alone would call them touching.  detect, step, predict
     (time 0) and distances agree, and apart the distance is the gap."""
-    tip = _tip(tip_angle) - [1.0, 0.0]  # its origin inside
+    tip = sharp_tip(tip_angle) - [1.0, 0.0]  # its origin inside
     for turn, c, s, gap in _turns_and_gaps(int(tip_angle * 10), 60.0):
         world = CollisionWorld()
         world.add_body('a', tip, pose=(0.0, 0.0, turn))
@@ -484,7 +478,7 @@ def test_a_pair_within_the_axes_tolerance_but_apart_leaves_the_other_contacts():
     """Tips 20 tolerances apart pass the separating axis test and yield no feature; every
     other pair of the tick is still tested: the touching squares beyond them (and before
     them in the candidate order) are found whichever way the bodies are numbered."""
-    tip = _tip(2.0) - [1.0, 0.0]
+    tip = sharp_tip(2.0) - [1.0, 0.0]
     for order in ([0, 1, 2, 3], [2, 3, 0, 1], [0, 2, 1, 3]):
         world = CollisionWorld()
         bodies = [('tip_a', tip, (0.0, 0.0, 0.0)), ('tip_b', tip, (-2.0, 0.0, np.pi)),
