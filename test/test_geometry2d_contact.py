@@ -22,7 +22,7 @@ from shapely.geometry import Point
 from collision_monitor.kernels.geometry2d import (contact, ContactKind, is_convex,
                                                   polygons_intersect)
 from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
-from shapes import pose, rigid, sharp_tip, simple_polygons, SQUARE, to_shapely
+from shapes import ELL, pose, rigid, sharp_tip, simple_polygons, SQUARE, to_shapely
 
 
 @given(simple_polygons(), simple_polygons(), pose)
@@ -464,4 +464,25 @@ def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a
         b = base @ rot.T + origin
         for p, q in ((a, b), (b, a)):
             assert polygons_intersect(p, q) == touching, (gap, p, q)
+            assert (contact(p, q) is not None) == touching
+
+
+@pytest.mark.parametrize('side, roll', [((1, 0), -1), ((-1, 0), 0), ((0, 1), -2),
+                                        ((0, -1), 0)])
+def test_a_concave_body_exactly_tol_from_another_touches_it(side, roll):
+    """An L shape over [0, 2]^2 (scale 4, so the pair's tolerance is 2^-44, exact) and a
+    half-unit square beside the outer edge on `side`, exactly one tolerance away (every
+    coordinate exact in binary): touching counts, in either order of the pair; two
+    tolerances away they are apart.  Vertex 0 of each lies far from the other, so that the
+    containment check (on vertex 0) cannot see the touch: the edge pairs must."""
+    ell = np.roll((ELL + 0.4) * 2.0, -4, axis=0)
+    square = np.roll([[0.0, 0.0], [0.5, 0.0], [0.5, 0.5], [0.0, 0.5]], roll, axis=0)
+    tol = 2.0 ** -44
+    for gap, touching in ((tol, True), (2 * tol, False)):
+        corner = {(1, 0): (2.0 + gap, 0.0), (-1, 0): (-0.5 - gap, 0.0),
+                  (0, 1): (0.0, 2.0 + gap), (0, -1): (0.0, -0.5 - gap)}[side]
+        other = square + corner
+        assert pair_length_tolerance(ell, other) == tol
+        for p, q in ((ell, other), (other, ell)):
+            assert polygons_intersect(p, q) == touching
             assert (contact(p, q) is not None) == touching

@@ -310,8 +310,9 @@ def test_concave_corners_a_tolerance_apart_get_one_answer_everywhere(seed):
 
 
 @pytest.mark.parametrize('x', [0.0, 1e3, 1e5])
-@pytest.mark.parametrize('gap, offset', [(0.6, 0.6), (0.6, 0.75), (0.75, 0.75), (0.9, 0.6),
-                                         (0.9, 0.9), (0.0, 1.1), (1.1, 0.0)])
+@pytest.mark.parametrize('gap, offset', [(0.0, 0.0), (0.0, 0.9), (0.9, 0.0), (0.6, 0.6),
+                                         (0.6, 0.75), (0.75, 0.75), (0.9, 0.6), (0.9, 0.9),
+                                         (0.0, 1.1), (1.1, 0.0)])
 def test_axis_aligned_concave_corners_apart_diagonally_get_one_answer_everywhere(
         x, gap, offset):
     """Two L shapes (concave) facing corner to corner, their edges along the axes, b moved
