@@ -467,21 +467,41 @@ def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a
             assert (contact(p, q) is not None) == touching
 
 
-@pytest.mark.parametrize('side, roll', [((1, 0), -1), ((-1, 0), 0), ((0, 1), -2),
+@pytest.mark.parametrize('side, roll', [((1, 0), -1), ((-1, 0), 1), ((0, 1), 2),
                                         ((0, -1), 0)])
 def test_a_concave_body_exactly_tol_from_another_touches_it(side, roll):
     """An L shape over [0, 2]^2 (scale 4, so the pair's tolerance is 2^-44, exact) and a
     half-unit square beside the outer edge on `side`, exactly one tolerance away (every
     coordinate exact in binary): touching counts, in either order of the pair; two
-    tolerances away they are apart.  Vertex 0 of each lies far from the other, so that the
-    containment check (on vertex 0) cannot see the touch: the edge pairs must."""
+    tolerances away they are apart.  The square's edge facing the L is its edge 2 (from its
+    second last vertex to its last) and its ends lie within the L's edge, and vertex 0 of
+    each lies far from the other, so that the containment check (on vertex 0) cannot see
+    the touch: that edge pair must."""
     ell = np.roll((ELL + 0.4) * 2.0, -4, axis=0)
     square = np.roll([[0.0, 0.0], [0.5, 0.0], [0.5, 0.5], [0.0, 0.5]], roll, axis=0)
     tol = 2.0 ** -44
     for gap, touching in ((tol, True), (2 * tol, False)):
-        corner = {(1, 0): (2.0 + gap, 0.0), (-1, 0): (-0.5 - gap, 0.0),
-                  (0, 1): (0.0, 2.0 + gap), (0, -1): (0.0, -0.5 - gap)}[side]
+        corner = {(1, 0): (2.0 + gap, 0.0625), (-1, 0): (-0.5 - gap, 0.0625),
+                  (0, 1): (0.0625, 2.0 + gap), (0, -1): (0.0625, -0.5 - gap)}[side]
         other = square + corner
+        assert pair_length_tolerance(ell, other) == tol
+        for p, q in ((ell, other), (other, ell)):
+            assert polygons_intersect(p, q) == touching
+            assert (contact(p, q) is not None) == touching
+
+
+@pytest.mark.parametrize('roll', range(6))
+def test_a_vertex_exactly_tol_from_an_edge_of_a_concave_body_touches_it(roll):
+    """A diamond's tip exactly one tolerance (2^-44, as above) right of the middle of the
+    outer edge x = 2 of the L shape, that edge at every place in the L's vertex list: the
+    tip touches that edge alone, and vertex 0 of each lies far from the other, so only the
+    pair of that edge and an edge at the tip can see the touch.  Two tolerances away they
+    are apart."""
+    ell = np.roll((ELL + 0.4) * 2.0, roll, axis=0)
+    diamond = np.array([[0.5, 0.25], [0.25, 0.5], [0.0, 0.25], [0.25, 0.0]])
+    tol = 2.0 ** -44
+    for gap, touching in ((tol, True), (2 * tol, False)):
+        other = diamond + [2.0 + gap, 0.05]
         assert pair_length_tolerance(ell, other) == tol
         for p, q in ((ell, other), (other, ell)):
             assert polygons_intersect(p, q) == touching
