@@ -21,7 +21,11 @@ from shapely.geometry import Point
 
 from collision_monitor.kernels.geometry2d import (contact, ContactKind, is_convex,
                                                   polygons_intersect)
-from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
+from collision_monitor.kernels.geometry2d.contact import locate_pb
+from collision_monitor.kernels.geometry2d.primitives import (length_tolerance,
+                                                             pair_length_tolerance,
+                                                             polygon_scale)
+from collision_monitor.kernels.geometry2d.validation import polygon_orientation
 from shapes import ELL, pose, rigid, sharp_tip, simple_polygons, SQUARE, to_shapely
 
 
@@ -506,3 +510,33 @@ def test_a_vertex_exactly_tol_from_an_edge_of_a_concave_body_touches_it(roll):
         for p, q in ((ell, other), (other, ell)):
             assert polygons_intersect(p, q) == touching
             assert (contact(p, q) is not None) == touching
+
+
+@given(simple_polygons(), st.floats(0.05, 0.95), st.floats(0.05, 0.95), st.floats(-3.0, 3.0),
+       st.floats(-3.0, 3.0), st.integers(0, 9))
+def test_locate_pb_is_the_tutorials_edge_for_any_polygon(poly, u, v, cx, cy, roll):
+    """`locate_pb` on random simple polygons (either winding, concave too, any first
+    vertex), p a point inside and c anywhere: the edge and p_B of `tutorial_pb` (shapely),
+    and the depth of p behind that edge's line.  Ties (two edges crossed, or nearest, within
+    1e-9 of each other) are left out."""
+    poly = np.roll(poly, roll % len(poly), axis=0)
+    shape = to_shapely(poly)
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    p = lo + (hi - lo) * [u, v]
+    assume(shape.contains(Point(p)) and shape.exterior.distance(Point(p)) > 1e-6)
+    edges = [shapely.LineString([poly[k], poly[(k + 1) % len(poly)]])
+             for k in range(len(poly))]
+    ray = shapely.LineString([(cx, cy), p])
+    crossed = [k for k, e in enumerate(edges) if ray.intersects(e)]
+    gaps = sorted(Point(p).distance(ray.intersection(edges[k])) if crossed
+                  else Point(p).distance(edges[k]) for k in (crossed or range(len(poly))))
+    assume(len(gaps) < 2 or gaps[1] - gaps[0] > 1e-9)
+    want_edge, want_q = tutorial_pb((cx, cy), p, poly)
+    tol = length_tolerance(polygon_scale(poly))
+    edge, qx, qy, depth = locate_pb(p[0], p[1], cx, cy, poly, polygon_orientation(poly), tol)
+    assert edge == want_edge
+    np.testing.assert_allclose([qx, qy], want_q, atol=1e-12)
+    (ax, ay), (bx, by) = poly[edge], poly[(edge + 1) % len(poly)]
+    cross = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+    behind = polygon_orientation(poly) * cross / np.hypot(bx - ax, by - ay)
+    assert depth == pytest.approx(max(0.0, behind), abs=1e-12)
