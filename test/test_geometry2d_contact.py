@@ -473,23 +473,26 @@ def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a
 
 @pytest.mark.parametrize('side, roll', [((1, 0), -1), ((-1, 0), 1), ((0, 1), 2),
                                         ((0, -1), 0)])
-def test_a_concave_body_exactly_tol_from_another_touches_it(side, roll):
-    """An L shape over [0, 2]^2 (scale 4, so the pair's tolerance is 2^-44, exact) and a
-    half-unit square beside the outer edge on `side`, exactly one tolerance away (every
-    coordinate exact in binary): touching counts, in either order of the pair; two
-    tolerances away they are apart.  The square's edge facing the L is its edge 2 (from its
-    second last vertex to its last) and its ends lie within the L's edge, and vertex 0 of
-    each lies far from the other, so that the containment check (on vertex 0) cannot see
-    the touch: that edge pair must."""
-    ell = np.roll((ELL + 0.4) * 2.0, -4, axis=0)
-    square = np.roll([[0.0, 0.0], [0.5, 0.0], [0.5, 0.5], [0.0, 0.5]], roll, axis=0)
+@pytest.mark.parametrize('big', ['ell', 'square'])
+def test_a_body_exactly_tol_from_another_touches_it(side, roll, big):
+    """An L shape or a square over [0, 2]^2 (scale 4, so the pair's tolerance is 2^-44,
+    exact; the square makes a convex pair, whose separating axis test gives exactly tol)
+    and a half-unit square beside its outer edge on `side`, exactly one tolerance away
+    (every coordinate exact in binary): touching counts, in either order of the pair; two
+    tolerances away they are apart.  The small square's edge facing the body is its edge 2
+    (from its second last vertex to its last), its ends lie within the body's edge, and
+    vertex 0 of each lies far from the other, so that the containment check (on vertex 0)
+    cannot see the touch: that edge pair must."""
+    square = np.array([[0.0, 0.0], [0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
+    body = np.roll((ELL + 0.4) * 2.0, -4, axis=0) if big == 'ell' else square * 4.0
+    square = np.roll(square, roll, axis=0)
     tol = 2.0 ** -44
     for gap, touching in ((tol, True), (2 * tol, False)):
         corner = {(1, 0): (2.0 + gap, 0.0625), (-1, 0): (-0.5 - gap, 0.0625),
                   (0, 1): (0.0625, 2.0 + gap), (0, -1): (0.0625, -0.5 - gap)}[side]
         other = square + corner
-        assert pair_length_tolerance(ell, other) == tol
-        for p, q in ((ell, other), (other, ell)):
+        assert pair_length_tolerance(body, other) == tol
+        for p, q in ((body, other), (other, body)):
             assert polygons_intersect(p, q) == touching
             assert (contact(p, q) is not None) == touching
 
