@@ -97,14 +97,36 @@ def test_segment_intersection_matches_exact_rationals(p1, p2, q1, q2):
     if expected is None:
         assert count == 0
         return
-    got = [(x0, y0)] + ([(x1, y1)] if count == 2 else [])
+    _check_intersection(expected, p1, p2, q1, q2, count, x0, y0, s0, t0, x1, y1, s1, t1)
+
+
+def _check_intersection(expected, p1, p2, q1, q2, count, x0, y0, s0, t0, x1, y1, s1, t1):
+    """`segment_intersection`'s result against the exact points: each point one of them,
+    and its parameters locating it on both segments."""
+    got = [(x0, y0, s0, t0)] + ([(x1, y1, s1, t1)] if count == 2 else [])
     assert count == len(expected)
-    for gx, gy in got:
+    for gx, gy, s, t in got:
         assert min(abs(gx - float(ex)) + abs(gy - float(ey)) for ex, ey in expected) < 1e-12
-    # parameters locate the point on both segments
-    px = p1[0] + s0 * (p2[0] - p1[0])
-    qx = q1[0] + t0 * (q2[0] - q1[0])
-    assert abs(px - x0) < 1e-9 and abs(qx - x0) < 1e-9
+        assert 0.0 <= s <= 1.0 and 0.0 <= t <= 1.0
+        np.testing.assert_allclose(np.add(p1, s * np.subtract(p2, p1)), [gx, gy], atol=1e-9)
+        np.testing.assert_allclose(np.add(q1, t * np.subtract(q2, q1)), [gx, gy], atol=1e-9)
+
+
+@given(point, point, st.lists(st.integers(-5, 5), min_size=4, max_size=4))
+@example((0, 0), (1, 0), [0, 2, -1, 1])  # q as long as p, one parameter apart: span 1
+@example((0, 0), (1, 0), [0, 2, 3, 1])
+def test_collinear_segments_overlap_as_exact_rationals_say(origin, direction, ends):
+    """Two segments on one line (integer points), overlapping in a piece, at a point or
+    not at all, either direction along the line: the ends of the shared piece, and their
+    parameters along both segments."""
+    assume(direction != (0, 0) and ends[0] != ends[1] and ends[2] != ends[3])
+    p1, p2, q1, q2 = (tuple(o + k * d for o, d in zip(origin, direction)) for k in ends)
+    expected = _exact_segment_intersection(p1, p2, q1, q2)
+    result = segment_intersection(*map(float, (*p1, *p2, *q1, *q2)), 1e-12)
+    if expected is None:
+        assert result[0] == 0
+        return
+    _check_intersection(expected, p1, p2, q1, q2, *result)
 
 
 @given(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0.1, 10), st.floats(0, 6.28),
@@ -221,16 +243,20 @@ def test_segments_no_longer_than_tol_intersect_within_tol_of_each_other(seed):
                                          ((-3, -4), (-3, -4)), ((13, 4), (3, 4))])
 def test_exactly_tol_away_touches(point, away):
     """Touching counts: a point, or the end of a segment pointing away, exactly tol = 5
-    from the segment (0, 0)-(10, 0) (3-4-5 distances, exact in binary) touches it, and
-    not with the next smaller tolerance."""
+    from the segment (0, 0)-(10, 0) (3-4-5 distances, exact in binary) touches it, either
+    segment first and either end of the other first, and not with the next smaller
+    tolerance."""
     tol = 5.0
     below = np.nextafter(tol, 0.0)
     assert point_on_segment(0.0, 0.0, 10.0, 0.0, *point, tol)
     assert not point_on_segment(0.0, 0.0, 10.0, 0.0, *point, below)
     end = (point[0] + away[0], point[1] + away[1])
-    count, x, y = segment_intersection(0.0, 0.0, 10.0, 0.0, *point, *end, tol)[:3]
-    assert count == 1 and np.hypot(x - point[0], y - point[1]) in (0.0, tol)
-    assert segment_intersection(0.0, 0.0, 10.0, 0.0, *point, *end, below)[0] == 0
+    segment = (0.0, 0.0, 10.0, 0.0)
+    for p, q in ((segment, (*point, *end)), (segment, (*end, *point)),
+                 ((*point, *end), segment), ((*end, *point), segment)):
+        count, x, y = segment_intersection(*p, *q, tol)[:3]
+        assert count == 1 and np.hypot(x - point[0], y - point[1]) in (0.0, tol)
+        assert segment_intersection(*p, *q, below)[0] == 0
 
 
 @pytest.mark.parametrize('gap', [0.6, 0.75, 0.9])
