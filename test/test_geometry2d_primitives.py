@@ -22,8 +22,9 @@ import pytest
 import shapely
 
 from collision_monitor.kernels.geometry2d import contact
-from collision_monitor.kernels.geometry2d.primitives import (box_padding, norm,
-                                                             point_on_segment, polygon_scale,
+from collision_monitor.kernels.geometry2d.primitives import (box_padding, length_tolerance,
+                                                             norm, point_on_segment,
+                                                             polygon_scale,
                                                              segment_intersection, signed_area)
 from shapes import simple_polygons
 
@@ -257,6 +258,22 @@ def test_exactly_tol_away_touches(point, away):
         count, x, y = segment_intersection(*p, *q, tol)[:3]
         assert count == 1 and np.hypot(x - point[0], y - point[1]) in (0.0, tol)
         assert segment_intersection(*p, *q, below)[0] == 0
+
+
+@pytest.mark.parametrize('overlap', [1e-5, 1e-7, 1e-9])
+@pytest.mark.parametrize('angle', [0.0, 0.3])
+def test_a_short_overlap_of_long_collinear_segments_keeps_its_own_ends(overlap, angle):
+    """Segments of 1 km along one line overlapping by 10 um to 1 nm (far more than the
+    tolerance, about 6e-11 m here): the overlap's ends are q's first end and p's last, not
+    both snapped to one end; each returned point within rounding of the exact one."""
+    u = np.array([np.cos(angle), np.sin(angle)])
+    p1, p2 = 0.0 * u, 1000.0 * u
+    q1, q2 = (1000.0 - overlap) * u, 2000.0 * u
+    tol = length_tolerance(polygon_scale(np.array([p1, p2, q1, q2])))
+    count, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(*p1, *p2, *q1, *q2, tol)
+    assert count == 2
+    np.testing.assert_allclose([[x0, y0], [x1, y1]], [q1, p2], rtol=0.0, atol=4 * tol)
+    assert t0 == 0.0 and s1 == 1.0
 
 
 @pytest.mark.parametrize('gap', [0.6, 0.75, 0.9])
