@@ -287,15 +287,15 @@ def test_a_facet_of_the_wrong_shape_is_named():
 @pytest.mark.parametrize('k, touching', [(0.9, True), (1.1, False)])
 def test_a_vertex_within_the_documented_tolerance_of_the_other_plane_touches(k, touching):
     """The tolerance of a distance from triangle 1's plane is the coordinates' (64 eps
-    times largest |coordinate| plus extent) times 1 + extent / h1, h1 its least height:
-    for the right triangle over the unit square's corner (h1 = 1 / sqrt 2, extent 1,
-    coordinates up to 1) that is 128 eps (1 + sqrt 2).  A tilted triangle's lowest vertex
-    k of those tolerances above the plane, over the inside: it touches at that vertex for
-    k = 0.9, not for k = 1.1, whichever triangle comes first."""
-    flat = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-    tol = 128 * np.finfo(float).eps * (1.0 + np.sqrt(2.0))
-    tip = np.array([0.25, 0.25, k * tol])
-    tilted = np.array([tip, [0.25, 0.5, 1.0], [0.5, 0.25, 1.0]])
+    times largest |coordinate| plus extent) times 1 + extent / h1, h1 its least height (2
+    area over its longest edge).  For the flat triangle below (legs 2 and 1 from (0.5, 0.5),
+    h1 = 2 / sqrt 5, extent 2, coordinates up to 2.5) that is 288 eps (1 + sqrt 5).  A
+    tilted triangle's lowest vertex k of those tolerances above the plane, over the inside:
+    it touches at that vertex for k = 0.9, not for k = 1.1, whichever triangle comes first."""
+    flat = np.array([[0.5, 0.5, 0.0], [2.5, 0.5, 0.0], [0.5, 1.5, 0.0]])
+    tol = 288 * np.finfo(float).eps * (1.0 + np.sqrt(5.0))
+    tip = np.array([1.0, 0.75, k * tol])
+    tilted = np.array([tip, [1.0, 1.25, 1.0], [1.5, 0.75, 1.0]])
     for t1, t2 in ((flat, tilted), (tilted, flat)):
         got = triangle_intersection(t1, t2)
         assert (got is not None) == touching
