@@ -32,6 +32,20 @@ def _tolerance(world, a='a', b='b'):
     return pair_length_tolerance(world.world_vertices(a), world.world_vertices(b))
 
 
+def _answers(world):
+    """Whether a and b touch, as each way of asking says: detect, step's contacts and its
+    predictions at time 0, predict at time 0, distances (0), and polygons_intersect and
+    contact on the placed vertices."""
+    pair = [('a', 'b')]
+    contacts, predictions = world.step(1.0)
+    va, vb = world.world_vertices('a'), world.world_vertices('b')
+    return [world.detect().name_pairs() == pair, contacts.name_pairs() == pair,
+            [(a, b) for a, b, f in predictions if f.time == 0.0] == pair,
+            [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == pair,
+            world.distances([('a', 'b')])[0] == 0.0, polygons_intersect(va, vb),
+            contact(va, vb) is not None]
+
+
 def test_detect_after_many_ticks_equals_detect_in_a_fresh_world():
     rng = np.random.default_rng(8)
     shapes, poses = random_scene(rng, 400, 20.0, big=1)
@@ -326,18 +340,7 @@ def test_axis_aligned_concave_corners_apart_diagonally_get_one_answer_everywhere
     world.add_body('b', -(ELL + 0.4), pose=(x, x, 0.0))
     tol = _tolerance(world)
     world.set_poses([[x - gap * tol, x - offset * tol, 0.0]], ['b'])
-    touching = gap ** 2 + offset ** 2 <= 1.0
-    pair = [('a', 'b')] if touching else []
-    assert world.detect().name_pairs() == pair
-    contacts, predictions = world.step(1.0)
-    assert contacts.name_pairs() == pair
-    assert [(a, b) for a, b, f in predictions if f.time == 0.0] == pair
-    assert [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == pair
-    assert (world.distances([('a', 'b')])[0] == 0.0) == touching
-    vertices, start = world.placed_vertices()
-    va, vb = vertices[start[0]:start[1]], vertices[start[1]:start[2]]
-    assert polygons_intersect(va, vb) == touching
-    assert (contact(va, vb) is not None) == touching
+    assert _answers(world) == [gap ** 2 + offset ** 2 <= 1.0] * 7
 
 
 @pytest.mark.parametrize('gap', [0.9, 1.1])
@@ -355,14 +358,7 @@ def test_a_world_and_the_functions_on_vertex_arrays_take_one_tolerance(gap, a):
     world.add_body('b', small, pose=(1.0, 0.0, 0.0))
     tol = _tolerance(world)
     world.set_poses([[1.0 + gap * tol, 0.0, 0.0]], ['b'])
-    touching = gap <= 1.0
-    pair = [('a', 'b')] if touching else []
-    assert world.detect().name_pairs() == pair
-    assert [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == pair
-    assert (world.distances([('a', 'b')])[0] == 0.0) == touching
-    va, vb = world.world_vertices('a'), world.world_vertices('b')
-    assert polygons_intersect(va, vb) == touching
-    assert (contact(va, vb) is not None) == touching
+    assert _answers(world) == [gap <= 1.0] * 7
 
 
 @pytest.mark.parametrize('seed', range(3))
@@ -391,14 +387,10 @@ def test_shapes_vertex_to_vertex_get_one_answer_everywhere(seed):
         world.set_poses([[x + d[0], x + d[1], yaws[1]]], ['b'])
         g = rng.uniform(-1.5, 1.5, 2) * _tolerance(world)
         world.set_poses([[x + d[0] + g[0], x + d[1] + g[1], yaws[1]]], ['b'])
-        touching = world.detect().name_pairs() == [('a', 'b')]
-        contacts, predictions = world.step(1.0)
+        answers = _answers(world)
+        touching = answers[0]
+        assert answers == [touching] * 7
         va, vb = world.world_vertices('a'), world.world_vertices('b')
-        assert [contacts.name_pairs() == [('a', 'b')],
-                [(a, b) for a, b, f in predictions if f.time == 0.0] == [('a', 'b')],
-                [(a, b) for a, b, f in world.predict(1.0) if f.time == 0.0] == [('a', 'b')],
-                world.distances([('a', 'b')])[0] == 0.0, polygons_intersect(va, vb),
-                contact(va, vb) is not None] == [touching] * 6
         gap = shapely.Polygon(va).distance(shapely.Polygon(vb)) / _tolerance(world)
         if abs(gap - 1.0) > 0.02:
             checked += 1
