@@ -471,6 +471,18 @@ def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a
             assert (contact(p, q) is not None) == touching
 
 
+def _touch_exactly_at_the_tolerance(body, other_at):
+    """`body` (scale 4: tolerance 2^-44) and `other_at(gap)` touch at a gap of one
+    tolerance and not at two, in either order, by polygons_intersect and contact."""
+    tol = 2.0 ** -44
+    for gap, touching in ((tol, True), (2 * tol, False)):
+        other = other_at(gap)
+        assert pair_length_tolerance(body, other) == tol
+        for p, q in ((body, other), (other, body)):
+            assert polygons_intersect(p, q) == touching
+            assert (contact(p, q) is not None) == touching
+
+
 @pytest.mark.parametrize('side, roll', [((1, 0), -1), ((-1, 0), 1), ((0, 1), 2),
                                         ((0, -1), 0)])
 @pytest.mark.parametrize('big', ['ell', 'square'])
@@ -486,15 +498,9 @@ def test_a_body_exactly_tol_from_another_touches_it(side, roll, big):
     square = np.array([[0.0, 0.0], [0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
     body = np.roll((ELL + 0.4) * 2.0, -4, axis=0) if big == 'ell' else square * 4.0
     square = np.roll(square, roll, axis=0)
-    tol = 2.0 ** -44
-    for gap, touching in ((tol, True), (2 * tol, False)):
-        corner = {(1, 0): (2.0 + gap, 0.0625), (-1, 0): (-0.5 - gap, 0.0625),
-                  (0, 1): (0.0625, 2.0 + gap), (0, -1): (0.0625, -0.5 - gap)}[side]
-        other = square + corner
-        assert pair_length_tolerance(body, other) == tol
-        for p, q in ((body, other), (other, body)):
-            assert polygons_intersect(p, q) == touching
-            assert (contact(p, q) is not None) == touching
+    corner = {(1, 0): (2.0, 0.0625), (-1, 0): (-0.5, 0.0625), (0, 1): (0.0625, 2.0),
+              (0, -1): (0.0625, -0.5)}[side]
+    _touch_exactly_at_the_tolerance(body, lambda gap: square + corner + np.multiply(gap, side))
 
 
 @pytest.mark.parametrize('roll', range(6))
@@ -506,13 +512,7 @@ def test_a_vertex_exactly_tol_from_an_edge_of_a_concave_body_touches_it(roll):
     are apart."""
     ell = np.roll((ELL + 0.4) * 2.0, roll, axis=0)
     diamond = np.array([[0.5, 0.25], [0.25, 0.5], [0.0, 0.25], [0.25, 0.0]])
-    tol = 2.0 ** -44
-    for gap, touching in ((tol, True), (2 * tol, False)):
-        other = diamond + [2.0 + gap, 0.05]
-        assert pair_length_tolerance(ell, other) == tol
-        for p, q in ((ell, other), (other, ell)):
-            assert polygons_intersect(p, q) == touching
-            assert (contact(p, q) is not None) == touching
+    _touch_exactly_at_the_tolerance(ell, lambda gap: diamond + [2.0 + gap, 0.05])
 
 
 @given(simple_polygons(), st.floats(0.05, 0.95), st.floats(0.05, 0.95), st.floats(-3.0, 3.0),
