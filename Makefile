@@ -55,11 +55,12 @@ test-nojit: $(STAMP)
 # decorated) changes one line at a time and runs the tests that cover that module, with the
 # JIT on and one numba cache for the run (test/mutants.py says how it stays true to the
 # mutant).  MUTANTS=kernels/toi.py picks modules; MUTANT_FLAGS=--no-jit runs the kernels as
-# plain Python (several times slower).  `mutmut show N` prints mutant N.
+# plain Python (several times slower), MUTANT_FLAGS=--lines=200- mutates line 200 on.
+# `mutmut show N` prints mutant N.
 MUTANTS ?=
 MUTANT_FLAGS ?=
 mutants: $(STAMP)
-	$(PY) -m pip install --quiet 'mutmut==2.5.1'
+	$(PY) -m pip install --quiet 'mutmut==2.5.1' whatthepatch
 	$(PY) test/mutants.py $(MUTANT_FLAGS) $(MUTANTS)
 
 bench: $(BENCH_STAMP)
@@ -69,7 +70,7 @@ clean-cache:
 	rm -rf .numba_cache .numba_cache_boundscheck .numba_cache_mutants
 
 clean: clean-cache
-	rm -rf $(VENV) build install log .mutmut-cache .mutmut-busy
+	rm -rf $(VENV) build install log .mutmut-cache .mutmut-busy .mutmut-lines.patch
 
 # 30 minutes, 200 bodies at 100 Hz (docs/reliability.md); SOAK_SECONDS=60 for a short one.
 SOAK_SECONDS ?= 1800

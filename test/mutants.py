@@ -13,9 +13,11 @@
 # limitations under the License.
 """Mutation testing of the kernels with mutmut 2 (``make mutants``; docs/mutation.md).
 
-``python test/mutants.py [--no-jit] [MODULE ...]`` runs mutmut over each module (default:
-every module of `TARGETS`) against the tests that cover it.  mutmut changes one line of the
-source in place, runs this file's ``--test`` mode, and counts exit status 1 as a kill.
+``python test/mutants.py [--no-jit] [--lines FIRST-LAST] [MODULE ...]`` runs mutmut over each
+module (default: every module of `TARGETS`) against the tests that cover it; ``--lines``
+mutates only those lines (1-based, inclusive; mutmut is handed a patch that adds them).
+mutmut changes one line of the source in place, runs this file's ``--test`` mode, and counts
+exit status 1 as a kill.
 
 With the JIT on (the default) every test run shares one numba cache, ``.numba_cache_mutants``:
 numba recompiles the mutated module's kernels itself (their file changed), but it checks a
@@ -41,6 +43,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = 'collision_monitor'
 CACHE = ROOT / '.numba_cache_mutants'
 BUSY = ROOT / '.mutmut-busy'   # the process id of the test run under way
+LINES_PATCH = ROOT / '.mutmut-lines.patch'   # the patch of ``--lines``
 SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
 TEST_TIMEOUT_S = 2 * SLOW_S  # then the runner's own: a test run killed by mutmut can live on
 IDLE_LIMIT_S = 60
@@ -175,13 +178,26 @@ def test(module, tests, jit):
         BUSY.unlink(missing_ok=True)
 
 
-def mutate(module, jit, rounds=20):
-    """Run mutmut over one module until it has tried every mutant; False if it keeps
-    failing (`rounds` starts)."""
+def lines_patch(path, first, last):
+    """A unified diff that adds lines `first` to `last` (1-based, inclusive) of `path` (relative
+    to ROOT): mutmut's ``--use-patch-file`` then mutates those lines alone."""
+    lines = (ROOT / path).read_text().splitlines()[first - 1:last]
+    if not lines:
+        raise ValueError(f'{path} has no lines {first} to {last}')
+    hunk = f'@@ -{first - 1},0 +{first},{len(lines)} @@'
+    return '\n'.join([f'--- {path}', f'+++ {path}', hunk] + ['+' + t for t in lines]) + '\n'
+
+
+def mutate(module, jit, lines=None, rounds=20):
+    """Run mutmut over one module (only `lines`, a (first, last) pair, if given) until it has
+    tried every mutant; False if it keeps failing (`rounds` starts)."""
     runner = ' '.join([sys.executable, __file__, '--test', module] + ([] if jit else ['--no-jit']))
     command = [sys.executable, '-m', 'mutmut', 'run', '--paths-to-mutate', f'{PACKAGE}/{module}',
                '--disable-mutation-types=decorator', '--runner', runner, '--no-progress', '--CI',
                '--test-time-base', str(SLOW_S)]
+    if lines:
+        LINES_PATCH.write_text(lines_patch(f'{PACKAGE}/{module}', *lines))
+        command += ['--use-patch-file', str(LINES_PATCH)]
     source = ROOT / PACKAGE / module
     for _ in range(rounds):
         # a group of its own: mutmut runs each mutant in a worker process, which outlives
@@ -207,11 +223,25 @@ def mutate(module, jit, rounds=20):
     return False
 
 
+def line_range(text):
+    """``FIRST-LAST`` (``FIRST-`` for the rest of the file) as a pair of line numbers."""
+    first, sep, last = text.partition('-')
+    try:
+        pair = (int(first), int(last) if last else 10 ** 9)
+    except ValueError:
+        pair = None
+    if not sep or pair is None or not 1 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f'{text!r} is not FIRST-LAST, 1 <= FIRST <= LAST')
+    return pair
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('modules', nargs='*', help='modules under collision_monitor/ '
                         f'(default: all of {", ".join(TARGETS)})')
     parser.add_argument('--no-jit', action='store_true', help='kernels as plain Python')
+    parser.add_argument('--lines', metavar='FIRST-LAST', type=line_range,
+                        help='mutate only these lines (1-based, inclusive) of each module')
     parser.add_argument('--test', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args()
     unknown = [m for m in args.modules if m not in TARGETS]
@@ -221,7 +251,8 @@ def main():
         (module,) = args.modules
         return test(module, TARGETS[module], not args.no_jit)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # mutate's clean-up runs then
-    failed = [m for m in args.modules or TARGETS if not mutate(m, not args.no_jit)]
+    failed = [m for m in args.modules or TARGETS
+              if not mutate(m, not args.no_jit, args.lines)]
     subprocess.run([sys.executable, '-m', 'mutmut', 'results'], cwd=ROOT)
     if failed:
         print(f'mutmut failed {failed}: see its output above', file=sys.stderr)

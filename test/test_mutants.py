@@ -13,12 +13,14 @@
 # limitations under the License.
 """`make mutants`' driver: what it mutates, what it runs, what it drops from the cache."""
 
+import argparse
 import pathlib
 import signal
 import subprocess
 
 import mutants
 from numba.core.caching import _CacheLocator
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'collision_monitor'
@@ -77,3 +79,25 @@ def test_a_test_run_left_behind_is_stopped_by_the_next(tmp_path, monkeypatch):
     assert mutants.test('kernels/trig.py', [], jit=False) == 1
     assert left.wait(timeout=10) == -signal.SIGKILL
     assert mutants.running_test() is None and not mutants.BUSY.exists()
+
+
+def test_the_lines_patch_adds_exactly_the_lines_asked_for(tmp_path, monkeypatch):
+    """git, applying the patch to the file without those lines, gives the file back."""
+    source = [f'line {k}' for k in range(1, 21)]
+    (tmp_path / 'm.py').write_text('\n'.join(source) + '\n')
+    monkeypatch.setattr(mutants, 'ROOT', tmp_path)
+    for first, last in ((1, 1), (5, 9), (20, 20), (15, 10 ** 9)):
+        kept = source[:first - 1] + source[last:]
+        (tmp_path / 'm.py.work').write_text(''.join(t + '\n' for t in kept))
+        patch = mutants.lines_patch('m.py', first, last).replace('m.py', 'm.py.work')
+        subprocess.run(['git', 'apply', '--unidiff-zero', '-'], input=patch, text=True,
+                       cwd=tmp_path, check=True)
+        assert (tmp_path / 'm.py.work').read_text() == (tmp_path / 'm.py').read_text()
+
+
+def test_a_line_range_is_first_to_last_or_first_to_the_end():
+    assert mutants.line_range('212-') == (212, 10 ** 9)
+    assert mutants.line_range('3-3') == (3, 3)
+    for bad in ('5', '0-4', '9-8', 'a-b', '-4'):
+        with pytest.raises(argparse.ArgumentTypeError):
+            mutants.line_range(bad)
