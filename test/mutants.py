@@ -89,11 +89,13 @@ def importers(target):
 
 def _covering_3d(name):
     """The 3D tests that can see a mutant of ``geometry3d/<name>.py``: those of the modules
-    that import it, directly or not (a mutant changes no other module)."""
+    that import it, directly or not (a mutant changes no other module), its own first (most
+    mutants fail there, and pytest stops at the first failure)."""
     found = (ROOT / 'test' / f'test_geometry3d_{p.stem}.py'
              for p in importers(ROOT / PACKAGE / 'geometry3d' / f'{name}.py')
              if p.parent.name == 'geometry3d')
-    return sorted(str(t.relative_to(ROOT)) for t in found if t.is_file())
+    return sorted((str(t.relative_to(ROOT)) for t in found if t.is_file()),
+                  key=lambda t: (t != f'test/test_geometry3d_{name}.py', t))
 
 
 def _kernels_2d(name):
