@@ -301,3 +301,23 @@ def test_a_vertex_within_the_documented_tolerance_of_the_other_plane_touches(k, 
         assert (got is not None) == touching
         if touching:
             np.testing.assert_allclose(got, [tip], atol=1e-12)
+
+
+def test_a_small_triangle_in_a_large_ones_plane_overlaps_it_as_coplanar():
+    """A 1 m triangle inside a 110 m one, 1 km out, turned about a line through it by 3.5
+    coordinate tolerances (rad; 64 eps (largest |coordinate| + extent), 1.7e-11): its
+    vertices are within the tolerance of the large one's plane (2.4 tolerances, extent
+    over the large one's height), so the two are coplanar and overlap in the small
+    triangle, although the large one's vertices are 210 tolerances from the small one's
+    plane (beyond its 140: its height is 0.8 m) and the normals' cross product (6e-11) is
+    not negligible.  Either triangle first."""
+    origin = np.array([1000.0, 1000.0, 0.0])
+    large = origin + [[-50.0, -50.0, 0.0], [60.0, -50.0, 0.0], [-50.0, 60.0, 0.0]]
+    tol = 64 * np.finfo(float).eps * (1060.0 + 110.0)
+    flat = np.array([[-0.5, -0.3], [0.5, -0.3], [0.0, 0.5]])
+    small = origin + np.column_stack([flat, 3.5 * tol * flat[:, 1]])
+    for t1, t2 in ((small, large), (large, small)):
+        got = triangle_intersection(t1, t2)
+        assert got is not None and len(got) == 3
+        ours = shapely.Polygon(got[:, :2] - origin[:2])
+        assert ours.is_valid and ours.hausdorff_distance(shapely.Polygon(flat)) < 1e-9
