@@ -115,3 +115,15 @@ def test_a_polyhedron_set_names_what_it_refuses():
             batch.contact_manifolds(pairs, 0.1)
     with pytest.raises(ValueError, match=r'^eps must be >= 0, got -0.5$'):
         batch.contact_manifolds([[0, 1]], -0.5)
+
+
+@pytest.mark.parametrize('pairs', [[], np.empty((0, 2)), np.empty((0, 2), np.int32)])
+def test_no_pairs_give_empty_results_of_the_documented_shapes(pairs):
+    """No pairs (an empty list has no integer dtype, nor has an empty float array): each
+    result has no rows and the documented columns."""
+    bodies = PolyhedronSet([ConvexPolyhedron(*CUBE), ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
+    counts, points, normals, depths = bodies.contact_manifolds(pairs, 0.1)
+    assert counts.shape == (0,) and points.shape == (0, 16, 3)
+    assert normals.shape == (0, 3) and depths.shape == (0,)
+    distance, pa, pb = bodies.distances(pairs)
+    assert distance.shape == (0,) and pa.shape == pb.shape == (0, 3)
