@@ -110,6 +110,8 @@ def test_a_polyhedron_set_names_what_it_refuses():
     batch = PolyhedronSet([cube, ConvexPolyhedron(CUBE[0] + 2, CUBE[1])])
     with pytest.raises(ValueError, match=r'^pairs must have shape \(k, 2\), got \(3,\)$'):
         batch.distances([0, 1, 1])
+    with pytest.raises(ValueError, match=r'^pairs must be integer indices, got dtype float64$'):
+        batch.distances([[0.0, 1.0]])
     for pairs in ([[0, 2]], [[-1, 0]]):
         with pytest.raises(ValueError, match=r'^pairs index bodies 0 to 1$'):
             batch.contact_manifolds(pairs, 0.1)

@@ -20,7 +20,7 @@ from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
 from collision_monitor.geometry3d import point_in_convex_polyhedron, point_in_polyhedron
-from shapes import l_extrusion, random_convex
+from shapes import CUBE, l_extrusion, random_convex
 
 
 @pytest.mark.parametrize('seed', range(10))
@@ -162,3 +162,21 @@ def test_rays_through_edges_and_corners_are_cast_again(seed):
         inside, on_b = point_in_polyhedron(points[clear], v, f)
         assert np.array_equal(inside, wind[clear] > 0.5) and not on_b.any()
         assert clear.sum() > 0.8 * len(points) and 0 < inside.sum() < len(inside)
+
+
+@pytest.mark.parametrize('k, on', [(0.9, True), (1.1, False)])
+def test_a_point_within_the_meshs_tolerance_of_a_face_is_on_it(k, on):
+    """The mesh's length tolerance is 64 eps (largest |coordinate| + extent): 192 eps for
+    the cube [-1, 1]^3.  A point k tolerances outside the middle of any face is on the
+    boundary (inside for both tests) for k = 0.9, outside for k = 1.1."""
+    v, f = 2.0 * CUBE[0] - 1.0, CUBE[1]
+    tol = 64 * np.finfo(float).eps * (1.0 + 2.0)
+    points = []
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            p = np.full(3, 0.3)
+            p[axis] = sign * (1.0 + k * tol)
+            points.append(p)
+    assert (point_in_convex_polyhedron(points, v, f) == on).all()
+    inside, on_boundary = point_in_polyhedron(points, v, f)
+    assert (inside == on).all() and (on_boundary == on).all()

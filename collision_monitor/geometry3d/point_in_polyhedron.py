@@ -116,7 +116,8 @@ def points_in_mesh_kernel(points, v, f, rays, tol, inside, on_boundary):
 
 
 def point_in_convex_polyhedron(points, vertices, faces):
-    """Which points lie in a convex polyhedron (boundary included).
+    """Which points lie in a convex polyhedron (boundary included: a point within the mesh's
+    length tolerance, `validation.mesh_tolerance`, of a face's plane is on it).
 
     Parameters
     ----------
@@ -140,9 +141,9 @@ def point_in_convex_polyhedron(points, vertices, faces):
 def point_in_polyhedron(points, vertices, faces):
     """Ray casting point in polyhedron for closed triangle meshes, concave allowed.
 
-    Returns ``(inside, on_boundary)`` like the 2D `point_in_polygon`.  A ray that grazes an
-    edge or a vertex, where counting crossings is ambiguous, is cast again in another
-    direction.
+    Returns ``(inside, on_boundary)`` like the 2D `point_in_polygon`: on the boundary within
+    the mesh's length tolerance (`validation.mesh_tolerance`).  A ray that grazes an edge or
+    a vertex, where counting crossings is ambiguous, is cast again in another direction.
     """
     v, f = closed_mesh(vertices, faces)
     pts = as_points3(points)
