@@ -43,6 +43,38 @@ def test_non_convex_input_is_refused():
         separating_plane(lv, lf, *CUBE)
 
 
+def taken_as_convex(vertices, faces):
+    """Whether ConvexPolyhedron takes the mesh (False: refused as not convex)."""
+    try:
+        ConvexPolyhedron(vertices, faces)
+    except ValueError as err:
+        assert 'is not convex' in str(err)
+        return False
+    return True
+
+
+@pytest.mark.parametrize('size, offset', [(1e-6, 0.0), (1.0, 0.0), (1.0, 1e3)])
+def test_a_bump_of_a_ten_millionth_of_the_size_is_not_convex_at_any_scale(size, offset):
+    """A cube with corner (1, 1, 1) pushed out by 1e-7 of its size (in front of the
+    triangle (3, 1, 5) by as much) is refused as not convex, be it a micrometre or a metre
+    large, at the origin or 1 km out; pushed out by 1e-13 of its size (below a thousand of
+    the mesh's tolerances, 64 eps (largest |coordinate| + extent)) it is accepted."""
+    for bump, convex in ((1e-7, False), (1e-13, True)):
+        v = CUBE[0] * size + offset
+        v[7] += bump * size
+        assert taken_as_convex(v, CUBE[1]) == convex
+
+
+def test_the_convexity_tolerance_takes_in_every_vertex():
+    """A box 100 m x 1 m x 1 m, its first three vertices at one end: a thousand of its
+    tolerances, 64 eps (100 + 100), are 2.8e-9 m, so corner (100, 1, 1) raised by 1e-10 m
+    leaves it convex, and raised by 1e-8 m does not."""
+    for bump, convex in ((1e-10, True), (1e-8, False)):
+        v = CUBE[0] * [100.0, 1.0, 1.0]
+        v[7, 2] += bump
+        assert taken_as_convex(v, CUBE[1]) == convex
+
+
 @pytest.mark.parametrize('faces', [CUBE[1] + 0.5, CUBE[1].astype(float) + 0.25,
                                    CUBE[1].reshape(-1)])
 def test_faces_must_be_integer_triangles(faces):

@@ -162,7 +162,8 @@ def closed_mesh(vertices, faces, name='mesh'):
 
 
 def convex_mesh(vertices, faces, name='polyhedron'):
-    """Check a closed mesh that is also convex: every vertex behind every face plane.
+    """Check a closed mesh that is also convex: every vertex behind every face plane, or in
+    front of it by at most a thousand of the mesh's tolerances (`mesh_tolerance`).
 
     Returns (vertices, faces, outward unit normals (m, 3), offsets (m,)).
     """
