@@ -21,8 +21,9 @@ exit status 1 as a kill.
 
 With the JIT on (the default) every test run shares one numba cache, ``.numba_cache_mutants``:
 numba recompiles the mutated module's kernels itself (their file changed), but it checks a
-cached kernel against its own file only, so the entries of every module that imports the
-mutated one (and inlines its kernels) are deleted before each run.  Bounds checks are on, so
+cached kernel against its own file only, so the entries of every module whose kernels may
+inline some of the mutated one's (it imports a kernel or a constant of it, directly or not)
+are deleted before each run.  Bounds checks are on, so
 an index past an array's end fails as it does in plain Python.  ``--no-jit`` runs the kernels
 as plain Python (``NUMBA_DISABLE_JIT=1``): the same verdicts, several times slower.
 
@@ -55,33 +56,49 @@ def module_name(path):
     return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
 
 
-def imported_modules(path, modules):
-    """The package's modules (of `modules`, a set of dotted names) that `path` imports."""
+def imported_names(path, modules):
+    """What `path` imports of the package's modules (`modules`, a set of dotted names): a
+    dict from module to the names taken from it (None: the module itself)."""
     name = module_name(path)
     package = name if path.name == '__init__.py' else name.rpartition('.')[0]
-    found = set()
+    found = {}
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
+            for a in node.names:
+                found.setdefault(a.name, set()).add(None)
         elif isinstance(node, ast.ImportFrom):
             base = package.split('.')
             base = base[:len(base) - node.level + 1] if node.level else []
             base = '.'.join(base + ([node.module] if node.module else []))
-            found.add(base)
-            found.update(f'{base}.{a.name}' for a in node.names)
-    return found & modules
+            for a in node.names:
+                found.setdefault(base, set()).add(a.name)
+                found.setdefault(f'{base}.{a.name}', set()).add(None)
+    return {m: names for m, names in found.items() if m in modules}
 
 
-def importers(target):
-    """`target` (a path) and the files of the package that import it, directly or not."""
+def plain_functions(path):
+    """Names of the module's top-level functions that are not compiled (no decorator): a
+    kernel cannot call them, nor inline their code."""
+    return {node.name for node in ast.parse(path.read_text()).body
+            if isinstance(node, ast.FunctionDef) and not node.decorator_list}
+
+
+def importers(target, kernels_only=False):
+    """`target` (a path) and the files of the package that import it, directly or not.
+
+    With `kernels_only`, only those whose kernels may hold some of the target's code: an
+    import of the target's plain Python functions alone does not count (numba inlines the
+    kernels and the constants a kernel reads, never a Python function)."""
     files = {module_name(p): p for p in (ROOT / PACKAGE).rglob('*.py')}
-    imports = {m: imported_modules(p, set(files)) for m, p in files.items()}
+    imports = {m: imported_names(p, set(files)) for m, p in files.items()}
+    plain = {m: plain_functions(p) for m, p in files.items()} if kernels_only else {}
     stale = {module_name(target)}
     todo = list(stale)
     while todo:
         m = todo.pop()
         for other, theirs in imports.items():
-            if m in theirs and other not in stale:
+            if (m in theirs and other not in stale
+                    and not theirs[m] <= plain.get(m, set())):
                 stale.add(other)
                 todo.append(other)
     return [files[m] for m in sorted(stale)]
@@ -160,7 +177,7 @@ def test(module, tests, jit):
     """mutmut's runner: 1 when any test fails (mutmut counts no other status as a kill)."""
     env = dict(os.environ, HYPOTHESIS_PROFILE='quick')
     if jit:
-        drop_cached(importers(ROOT / PACKAGE / module))
+        drop_cached(importers(ROOT / PACKAGE / module, kernels_only=True))
         env.update(NUMBA_CACHE_DIR=str(CACHE), NUMBA_BOUNDSCHECK='1')
     else:
         env['NUMBA_DISABLE_JIT'] = '1'

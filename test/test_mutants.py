@@ -44,6 +44,18 @@ def test_the_modules_calling_a_mutated_kernel_are_stale():
     assert not any(m.startswith('geometry3d/') for m in stale)
 
 
+def test_a_module_whose_kernels_no_kernel_calls_leaves_only_its_own_cache_stale():
+    """The 3D modules take validation's plain Python checks alone, so a mutant of its mesh
+    kernels changes only its own cache entries, while they still run validation's tests
+    and their own; gjk's kernels are called by separating_plane's and manifold's."""
+    validation = PACKAGE / 'geometry3d' / 'validation.py'
+    assert mutants.importers(validation, kernels_only=True) == [validation]
+    assert len(mutants.TARGETS['geometry3d/validation.py']) == 10
+    stale = {p.stem for p in mutants.importers(PACKAGE / 'geometry3d' / 'gjk.py',
+                                               kernels_only=True)}
+    assert {'gjk', 'separating_plane', 'manifold'} <= stale
+
+
 def test_a_3d_module_is_mutated_against_the_tests_of_the_modules_calling_it():
     """triangles is imported by no other 3D module; gjk by separating_plane, manifold and,
     through them, polyhedron and batch (their imports say so); its own tests run first."""
