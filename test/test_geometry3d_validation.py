@@ -65,14 +65,21 @@ def test_a_bump_of_a_ten_millionth_of_the_size_is_not_convex_at_any_scale(size, 
         assert taken_as_convex(v, CUBE[1]) == convex
 
 
-def test_the_convexity_tolerance_takes_in_every_vertex():
-    """A box 100 m x 1 m x 1 m, its first three vertices at one end: a thousand of its
-    tolerances, 64 eps (100 + 100), are 2.8e-9 m, so corner (100, 1, 1) raised by 1e-10 m
-    leaves it convex, and raised by 1e-8 m does not."""
-    for bump, convex in ((1e-10, True), (1e-8, False)):
-        v = CUBE[0] * [100.0, 1.0, 1.0]
-        v[7, 2] += bump
-        assert taken_as_convex(v, CUBE[1]) == convex
+@pytest.mark.parametrize('low, size', [((0.0, 300.0, -200.0), (100.0, 1.0, 1.0)),
+                                       ((-300.0, 0.0, 200.0), (1.0, 100.0, 1.0)),
+                                       ((150.0, -260.0, 400.0), (1.0, 1.0, 100.0))])
+def test_a_bump_within_a_thousand_mesh_tolerances_is_convex(low, size):
+    """Boxes 100 m long along each axis in turn, away from the origin and apart on each
+    axis, so that the tolerance, 64 eps (largest |coordinate| + extent), needs every
+    coordinate of every vertex: corner 7 (the box's highest) raised by 0.9 of a thousand
+    tolerances leaves the box convex, by 1.1 it does not (it is then that far in front of
+    the plane of the top face's other triangle)."""
+    v = CUBE[0] * size + low
+    tol = 64 * np.finfo(float).eps * (np.max(np.abs(v)) + 100.0)
+    for k, convex in ((0.9, True), (1.1, False)):
+        bumped = v.copy()
+        bumped[7, 2] += k * 1e3 * tol
+        assert taken_as_convex(bumped, CUBE[1]) == convex
 
 
 @pytest.mark.parametrize('faces', [CUBE[1] + 0.5, CUBE[1].astype(float) + 0.25,
