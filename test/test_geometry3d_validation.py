@@ -37,6 +37,16 @@ def test_open_and_inward_meshes_are_refused():
         point_in_convex_polyhedron([[0.5, 0.5, 0.5]], lv, lf)
 
 
+@pytest.mark.parametrize('size', [1e-6, 1.0, 1e3])
+def test_inward_faces_are_refused_at_any_size(size):
+    """A cube of 1 um, 1 m or 1 km with every face reversed encloses a negative volume."""
+    v, f = CUBE[0] * size, CUBE[1][:, ::-1]
+    with pytest.raises(ValueError, match=r'^mesh faces point inwards \(negative volume\); '
+                                         r'reverse their order$'):
+        point_in_polyhedron([[0.5 * size] * 3], v, f)
+    assert point_in_polyhedron([[0.5 * size] * 3], v, CUBE[1])[0].all()
+
+
 def test_non_convex_input_is_refused():
     lv, lf = l_extrusion()
     with pytest.raises(ValueError, match='not convex'):
