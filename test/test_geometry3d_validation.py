@@ -37,6 +37,25 @@ def test_open_and_inward_meshes_are_refused():
         point_in_convex_polyhedron([[0.5, 0.5, 0.5]], lv, lf)
 
 
+def test_a_mesh_names_what_it_refuses():
+    """Fewer than four faces, an index out of range either way, and faces of zero area (the
+    two that hold corners 3 and 7 once corner 7 is moved onto corner 3), each text whole."""
+    v, f = CUBE
+    point = [[0.5, 0.5, 0.5]]
+    with pytest.raises(ValueError, match=r'^mesh faces must be at least 4 triangles, got 3$'):
+        point_in_polyhedron(point, v, f[:3])
+    for wrong in (8, -1):
+        faces = f.copy()
+        faces[4, 1] = wrong
+        with pytest.raises(ValueError, match=r'^mesh faces index vertices out of range$'):
+            point_in_polyhedron(point, v, faces)
+    moved = v.copy()
+    moved[7] = moved[3]
+    flat = [k for k, face in enumerate(f) if 3 in face and 7 in face]
+    with pytest.raises(ValueError, match=rf'^mesh has degenerate faces \[{flat[0]}, {flat[1]}\]$'):
+        point_in_polyhedron(point, moved, f)
+
+
 @pytest.mark.parametrize('size', [1e-6, 1.0, 1e3])
 def test_inward_faces_are_refused_at_any_size(size):
     """A cube of 1 um, 1 m or 1 km with every face reversed encloses a negative volume."""
@@ -78,18 +97,21 @@ def test_a_bump_of_a_ten_millionth_of_the_size_is_not_convex_at_any_scale(size, 
 @pytest.mark.parametrize('low, size', [((0.0, 300.0, -200.0), (100.0, 1.0, 1.0)),
                                        ((-300.0, 0.0, 200.0), (1.0, 100.0, 1.0)),
                                        ((150.0, -260.0, 400.0), (1.0, 1.0, 100.0))])
-def test_a_bump_within_a_thousand_mesh_tolerances_is_convex(low, size):
+@pytest.mark.parametrize('order', [range(8), [0, 2, 3, 4, 5, 6, 1, 7]])
+def test_a_bump_within_a_thousand_mesh_tolerances_is_convex(low, size, order):
     """Boxes 100 m long along each axis in turn, away from the origin and apart on each
     axis, so that the tolerance, 64 eps (largest |coordinate| + extent), needs every
     coordinate of every vertex: corner 7 (the box's highest) raised by 0.9 of a thousand
     tolerances leaves the box convex, by 1.1 it does not (it is then that far in front of
-    the plane of the top face's other triangle)."""
+    the plane of the top face's other triangle, and corner 1 in front of its own).  The
+    vertices listed in the cube's order, or with corners 1 and 7 last."""
     v = CUBE[0] * size + low
     tol = 64 * np.finfo(float).eps * (np.max(np.abs(v)) + 100.0)
+    faces = np.argsort(order)[CUBE[1]]
     for k, convex in ((0.9, True), (1.1, False)):
         bumped = v.copy()
         bumped[7, 2] += k * 1e3 * tol
-        assert taken_as_convex(bumped, CUBE[1]) == convex
+        assert taken_as_convex(bumped[list(order)], faces) == convex
 
 
 @pytest.mark.parametrize('faces', [CUBE[1] + 0.5, CUBE[1].astype(float) + 0.25,
