@@ -36,14 +36,20 @@ def test_gjk_batch_matches_single_calls():
         gjk_distance_batch(va, vb[:3])
 
 
-def test_gjk_refuses_non_finite_input():
+def test_gjk_refuses_non_finite_input_and_names_a_wrong_shape():
+    """A nan in either point set, or a set of 2D points, each text whole."""
     pts = np.random.default_rng(1).normal(size=(6, 3))
     bad = pts.copy()
     bad[2, 1] = np.nan
     for fn in (gjk_distance, convex_polyhedra_intersect):
-        with pytest.raises(ValueError, match='finite'):
-            fn(pts, bad)
-    with pytest.raises(ValueError, match='finite'):
+        for va, vb in ((pts, bad), (bad, pts)):
+            with pytest.raises(ValueError, match=r'^va and vb must be finite$'):
+                fn(va, vb)
+        with pytest.raises(ValueError, match=r'^va must have shape \(n, 3\), got \(6, 2\)$'):
+            fn(pts[:, :2], pts)
+        with pytest.raises(ValueError, match=r'^vb must have shape \(n, 3\), got \(6, 2\)$'):
+            fn(pts, pts[:, :2])
+    with pytest.raises(ValueError, match=r'^va and vb must be finite$'):
         gjk_distance_batch(pts[None], bad[None])
 
 

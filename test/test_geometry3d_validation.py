@@ -38,10 +38,17 @@ def test_open_and_inward_meshes_are_refused():
 
 
 def test_a_mesh_names_what_it_refuses():
-    """Fewer than four faces, an index out of range either way, and faces of zero area (the
-    two that hold corners 3 and 7 once corner 7 is moved onto corner 3), each text whole."""
+    """Vertices of two coordinates, float faces, fewer than four faces, an index out of range
+    either way, and faces of zero area (the two that hold corners 3 and 7 once corner 7 is
+    moved onto corner 3), each text whole."""
     v, f = CUBE
     point = [[0.5, 0.5, 0.5]]
+    shape = r'^mesh vertices must have shape \(n, 3\), got \(8, 2\)$'
+    with pytest.raises(ValueError, match=shape):
+        point_in_polyhedron(point, v[:, :2], f)
+    dtype = r'^mesh faces must be integer indices, got dtype float64$'
+    with pytest.raises(ValueError, match=dtype):
+        point_in_polyhedron(point, v, f.astype(float))
     with pytest.raises(ValueError, match=r'^mesh faces must be at least 4 triangles, got 3$'):
         point_in_polyhedron(point, v, f[:3])
     for wrong in (8, -1):
