@@ -38,7 +38,7 @@ def test_open_and_inward_meshes_are_refused():
 
 
 def test_a_mesh_names_what_it_refuses():
-    """Vertices of two coordinates, float faces, fewer than four faces, an index out of range
+    """Vertices of two coordinates, float faces, two faces, an index out of range
     either way, and faces of zero area (the two that hold corners 3 and 7 once corner 7 is
     moved onto corner 3), each text whole."""
     v, f = CUBE
@@ -49,8 +49,8 @@ def test_a_mesh_names_what_it_refuses():
     dtype = r'^mesh faces must be integer indices, got dtype float64$'
     with pytest.raises(ValueError, match=dtype):
         point_in_polyhedron(point, v, f.astype(float))
-    with pytest.raises(ValueError, match=r'^mesh faces must be at least 4 triangles, got 3$'):
-        point_in_polyhedron(point, v, f[:3])
+    with pytest.raises(ValueError, match=r'^mesh faces must be at least 4 triangles, got 2$'):
+        point_in_polyhedron(point, v, f[:2])
     for wrong in (8, -1):
         faces = f.copy()
         faces[4, 1] = wrong
