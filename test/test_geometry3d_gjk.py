@@ -13,6 +13,8 @@
 # limitations under the License.
 """GJK in batches, on bad input, and its triangle step against plain geometry."""
 
+import re
+
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
@@ -32,8 +34,12 @@ def test_gjk_batch_matches_single_calls():
     for p in range(50):
         d, a, b = gjk_distance(va[p], vb[p])
         assert dist[p] == d and np.array_equal(pa[p], a) and np.array_equal(pb[p], b)
-    with pytest.raises(ValueError, match='must be'):
-        gjk_distance_batch(va, vb[:3])
+    # pairs of another count, sets of no points, 2D points, a single pair (no pair axis)
+    for a, b in ((va, vb[:3]), (va[:, :0], vb), (va, vb[:, :0]), (va[..., :2], vb),
+                 (va, vb[..., :2]), (va[0], vb[0])):
+        text = f'va and vb must be (p, n, 3) and (p, m, 3), got {a.shape} and {b.shape}'
+        with pytest.raises(ValueError, match=f'^{re.escape(text)}$'):
+            gjk_distance_batch(a, b)
 
 
 def test_gjk_refuses_non_finite_input_and_names_a_wrong_shape():

@@ -63,6 +63,23 @@ def test_a_mesh_names_what_it_refuses():
         point_in_polyhedron(point, moved, f)
 
 
+@pytest.mark.parametrize('k, degenerate', [(0.5, True), (2.0, False)])
+def test_a_face_is_degenerate_up_to_the_tolerance_times_the_extent(k, degenerate):
+    """A tetrahedron with legs of 100 m from the origin along y and z and a short one along x:
+    the two faces holding the short edge have twice their area (the cross product's
+    length) 100 m times the short edge.  A face is degenerate when that is at most the
+    mesh's tolerance, 64 eps (100 + 100) m, times its extent, 100 m: a short edge of k of
+    128 eps 100 m is degenerate for k = 0.5, not for k = 2."""
+    short = k * 128 * np.finfo(float).eps * 100.0
+    v = np.array([[0.0, 0.0, 0.0], [short, 0.0, 0.0], [0.0, 100.0, 0.0], [0.0, 0.0, 100.0]])
+    f = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+    if degenerate:
+        with pytest.raises(ValueError, match=r'^mesh has degenerate faces \[0, 1\]$'):
+            point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)
+    else:
+        assert point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)[1].all()
+
+
 @pytest.mark.parametrize('size', [1e-6, 1.0, 1e3])
 def test_inward_faces_are_refused_at_any_size(size):
     """A cube of 1 um, 1 m or 1 km with every face reversed encloses a negative volume."""

@@ -153,9 +153,10 @@ def _checked_mesh(vertices, faces, name):
 def closed_mesh(vertices, faces, name='mesh'):
     """Check a closed, consistently oriented triangle mesh; return (vertices, faces).
 
-    Raises ValueError for wrong shapes, indices out of range, degenerate (zero-area) faces,
-    edges not shared by exactly two faces in opposite directions (an open or non-manifold
-    mesh, or inconsistent winding), or a negative enclosed volume (inward faces).
+    Raises ValueError for wrong shapes, indices out of range, degenerate faces (twice the
+    area at most `mesh_tolerance` times the extent: zero within rounding), edges not shared
+    by exactly two faces in opposite directions (an open or non-manifold mesh, or
+    inconsistent winding), or a negative enclosed volume (inward faces).
     """
     v, f, _, _ = _checked_mesh(vertices, faces, name)
     return v, f
