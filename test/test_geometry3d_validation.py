@@ -13,6 +13,8 @@
 # limitations under the License.
 """Meshes the 3D functions refuse: open, inward, non-convex, non-integer faces."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -40,7 +42,7 @@ def test_open_and_inward_meshes_are_refused():
 def test_a_mesh_names_what_it_refuses():
     """Vertices of two coordinates, float faces, two faces, an index out of range
     either way, and faces of zero area (the two that hold corners 3 and 7 once corner 7 is
-    moved onto corner 3), each text whole."""
+    moved onto corner 3; the first five of many), each text whole."""
     v, f = CUBE
     point = [[0.5, 0.5, 0.5]]
     shape = r'^mesh vertices must have shape \(n, 3\), got \(8, 2\)$'
@@ -61,6 +63,16 @@ def test_a_mesh_names_what_it_refuses():
     flat = [k for k, face in enumerate(f) if 3 in face and 7 in face]
     with pytest.raises(ValueError, match=rf'^mesh has degenerate faces \[{flat[0]}, {flat[1]}\]$'):
         point_in_polyhedron(point, moved, f)
+    # the cube squashed flat along x: the first five of its eight flat faces are named
+    squashed = v * [0.0, 1.0, 1.0]
+    corners = squashed[f]
+    area2 = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]),
+                           axis=1)
+    flat = np.flatnonzero(area2 == 0.0).tolist()
+    assert len(flat) == 8
+    text = f'mesh has degenerate faces {flat[:5]}'
+    with pytest.raises(ValueError, match=f'^{re.escape(text)}$'):
+        point_in_polyhedron(point, squashed, f)
 
 
 @pytest.mark.parametrize('k, degenerate', [(0.5, True), (2.0, False)])
