@@ -13,6 +13,7 @@
 # limitations under the License.
 """Meshes the 3D functions refuse: open, inward, non-convex, non-integer faces."""
 
+from collections import Counter
 import re
 
 import numpy as np
@@ -75,13 +76,14 @@ def test_a_mesh_names_what_it_refuses():
         point_in_polyhedron(point, squashed, f)
 
 
-@pytest.mark.parametrize('k, degenerate', [(0.5, True), (2.0, False)])
+@pytest.mark.parametrize('k, degenerate', [(0.5, True), (4.0, False)])
 def test_a_face_is_degenerate_up_to_the_tolerance_times_the_extent(k, degenerate):
     """A tetrahedron with legs of 100 m from the origin along y and z and a short one along x:
     the two faces holding the short edge have twice their area (the cross product's
     length) 100 m times the short edge.  A face is degenerate when that is at most the
     mesh's tolerance, 64 eps (100 + 100) m, times its extent, 100 m: a short edge of k of
-    128 eps 100 m is degenerate for k = 0.5, not for k = 2."""
+    128 eps 100 m is degenerate for k = 0.5, not for k = 4 (where the tetrahedron, four
+    tolerances thick, is not yet flat)."""
     short = k * 128 * np.finfo(float).eps * 100.0
     v = np.array([[0.0, 0.0, 0.0], [short, 0.0, 0.0], [0.0, 100.0, 0.0], [0.0, 0.0, 100.0]])
     f = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
@@ -90,6 +92,42 @@ def test_a_face_is_degenerate_up_to_the_tolerance_times_the_extent(k, degenerate
             point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)
     else:
         assert point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)[1].all()
+
+
+TETRA_FACES = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+
+
+def test_a_mesh_not_closed_names_an_edge_of_it_without_its_one_twin():
+    """A face left out, a face twice, a face turned over, and a tetrahedron with a fifth
+    face on one of its edges in the same direction (one directed edge twice): the edge
+    named is a directed edge of the mesh that is there more than once or whose reverse is
+    not there (counted in plain Python)."""
+    v, f = CUBE
+    tetra = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0],
+                      [1.0, 1.0, -1.0]])
+    meshes = [(v, f[:-1]), (v, np.vstack([f, f[:1]])), (v, np.vstack([f[:-1], f[-1:, ::-1]])),
+              (tetra, np.vstack([TETRA_FACES, [[0, 1, 4]]]))]
+    for vertices, faces in meshes:
+        count = Counter((int(a), int(b)) for face in faces
+                        for a, b in zip(face, np.roll(face, -1)))
+        with pytest.raises(ValueError) as err:
+            point_in_polyhedron([[0.1, 0.1, 0.1]], vertices, faces)
+        found = re.fullmatch(r'mesh is not closed and consistently wound: edge \((\d+), (\d+)\) '
+                             r'needs exactly one twin in the opposite direction', str(err.value))
+        a, b = map(int, found.groups())
+        assert count[a, b] >= 1 and (count[a, b] > 1 or count[b, a] != 1)
+
+
+@pytest.mark.parametrize('offset', [0.0, 1e3])
+def test_a_flat_mesh_encloses_no_volume(offset):
+    """Four points in one plane, closed by a tetrahedron's faces, at the origin or 1 km out
+    (where rounding makes the volume a little off zero): refused as enclosing no volume;
+    raised 1 um off the plane, the same faces make a thin tetrahedron."""
+    v = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]) + offset
+    with pytest.raises(ValueError, match=r'^mesh encloses no volume \(flat within rounding\)$'):
+        point_in_polyhedron([[0.5, 0.5, 0.0]], v, TETRA_FACES)
+    v[3, 2] += 1e-6
+    assert point_in_polyhedron(v[:3].mean(axis=0, keepdims=True), v, TETRA_FACES)[1].all()
 
 
 @pytest.mark.parametrize('size', [1e-6, 1.0, 1e3])

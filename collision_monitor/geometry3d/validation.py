@@ -145,7 +145,11 @@ def _checked_mesh(vertices, faces, name):
                 else directed[missing[0]].tolist())
         raise ValueError(f'{name} is not closed and consistently wound: edge ({a}, {b}) '
                          'needs exactly one twin in the opposite direction')
-    if volume6 <= 0.0:
+    # a slab of thickness h has 6 V = 1.5 h sum(area2): thinner than tol is flat; rounding
+    # puts at most a few eps (largest |coordinate|) area2 into each face's term
+    if abs(volume6) <= tol * area2.sum():
+        raise ValueError(f'{name} encloses no volume (flat within rounding)')
+    if volume6 < 0.0:
         raise ValueError(f'{name} faces point inwards (negative volume); reverse their order')
     return v, f, planes, tol
 
@@ -156,7 +160,8 @@ def closed_mesh(vertices, faces, name='mesh'):
     Raises ValueError for wrong shapes, indices out of range, degenerate faces (twice the
     area at most `mesh_tolerance` times the extent: zero within rounding), edges not shared
     by exactly two faces in opposite directions (an open or non-manifold mesh, or
-    inconsistent winding), or a negative enclosed volume (inward faces).
+    inconsistent winding), no enclosed volume (flat within rounding: six times the volume at
+    most the tolerance times twice the surface area), or a negative one (inward faces).
     """
     v, f, _, _ = _checked_mesh(vertices, faces, name)
     return v, f
