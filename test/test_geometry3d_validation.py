@@ -161,11 +161,18 @@ def test_a_bump_of_a_ten_millionth_of_the_size_is_not_convex_at_any_scale(size, 
     """A cube with corner (1, 1, 1) pushed out by 1e-7 of its size (in front of the
     triangle (3, 1, 5) by as much) is refused as not convex, be it a micrometre or a metre
     large, at the origin or 1 km out; pushed out by 1e-13 of its size (below a thousand of
-    the mesh's tolerances, 64 eps (largest |coordinate| + extent)) it is accepted."""
+    the mesh's tolerances, 64 eps (largest |coordinate| + extent)) it is accepted.  The
+    refusal gives how far the vertex lies in front."""
     for bump, convex in ((1e-7, False), (1e-13, True)):
         v = CUBE[0] * size + offset
         v[7] += bump * size
         assert taken_as_convex(v, CUBE[1]) == convex
+    text = (f'polyhedron is not convex (a vertex lies {1e-7 * size:.3g} m in front of a face '
+            'plane)')
+    v = CUBE[0] * size + offset
+    v[7, 2] += 1e-7 * size
+    with pytest.raises(ValueError, match=f'^{re.escape(text)}$'):
+        ConvexPolyhedron(v, CUBE[1])
 
 
 @pytest.mark.parametrize('low, size', [((0.0, 300.0, -200.0), (100.0, 1.0, 1.0)),
