@@ -173,6 +173,8 @@ def test_a_bump_of_a_ten_millionth_of_the_size_is_not_convex_at_any_scale(size, 
     v[7, 2] += 1e-7 * size
     with pytest.raises(ValueError, match=f'^{re.escape(text)}$'):
         ConvexPolyhedron(v, CUBE[1])
+    with pytest.raises(ValueError, match=f'^{re.escape(text)}$'):
+        point_in_convex_polyhedron(v[:1], v, CUBE[1])
 
 
 @pytest.mark.parametrize('low, size', [((0.0, 300.0, -200.0), (100.0, 1.0, 1.0)),
