@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Meshes the 3D functions refuse: open, inward, non-convex, non-integer faces."""
+"""Meshes the 3D functions refuse (open, inward, flat, degenerate, non-convex, non-integer
+faces), each at the mesh's documented tolerance and with its text."""
 
 from collections import Counter
 import re
@@ -23,6 +24,9 @@ from collision_monitor.geometry3d import (
     bounding_sphere, ConvexPolyhedron, point_distance, point_in_convex_polyhedron,
     point_in_polyhedron, separating_plane)
 from shapes import CUBE, l_extrusion
+
+# outward faces of a tetrahedron whose vertices 1, 2 and 3 lie along x, y and z from vertex 0
+TETRA_FACES = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
 
 
 def test_open_and_inward_meshes_are_refused():
@@ -86,15 +90,11 @@ def test_a_face_is_degenerate_up_to_the_tolerance_times_the_extent(k, degenerate
     tolerances thick, is not yet flat)."""
     short = k * 128 * np.finfo(float).eps * 100.0
     v = np.array([[0.0, 0.0, 0.0], [short, 0.0, 0.0], [0.0, 100.0, 0.0], [0.0, 0.0, 100.0]])
-    f = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
     if degenerate:
         with pytest.raises(ValueError, match=r'^mesh has degenerate faces \[0, 1\]$'):
-            point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)
+            point_in_polyhedron([[0.0, 1.0, 1.0]], v, TETRA_FACES)
     else:
-        assert point_in_polyhedron([[0.0, 1.0, 1.0]], v, f)[1].all()
-
-
-TETRA_FACES = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+        assert point_in_polyhedron([[0.0, 1.0, 1.0]], v, TETRA_FACES)[1].all()
 
 
 def test_a_mesh_not_closed_names_an_edge_of_it_without_its_one_twin():
@@ -121,7 +121,7 @@ def test_a_mesh_not_closed_names_an_edge_of_it_without_its_one_twin():
 @pytest.mark.parametrize('offset', [0.0, 1e3])
 def test_a_flat_mesh_encloses_no_volume(offset):
     """Four points in one plane, closed by a tetrahedron's faces, at the origin or 1 km out
-    (where rounding makes the volume a little off zero): refused as enclosing no volume;
+    (where rounding can move the volume off zero): refused as enclosing no volume;
     raised 1 um off the plane, the same faces make a thin tetrahedron."""
     v = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]) + offset
     with pytest.raises(ValueError, match=r'^mesh encloses no volume \(flat within rounding\)$'):
