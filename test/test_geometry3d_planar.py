@@ -21,6 +21,8 @@ import numba
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
+from shapely.geometry import MultiPoint
+from shapely.geometry.polygon import orient
 
 from collision_monitor.geometry3d.planar import clip_convex, hull2, plane_basis_kernel, SAME_POINT
 from shapes import to_shapely
@@ -98,6 +100,26 @@ def test_hull2_matches_scipy(pts):
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(
         edges, -1, axis=0)[:, 0]
     assert (turns > 0).all()  # CCW, no collinear corners
+
+
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=3, max_size=30))
+@example([(0, 2), (0, 0), (0, 1), (2, 1)])  # a corner left with ties in x: (0, 2) first
+@example([(1, 0), (0, 0), (1, 2), (1, 1), (-1, 1)])  # and last
+def test_hull2_of_lattice_points_has_the_corners_of_the_exact_hull(pts):
+    """Points of a small integer lattice: many share an x, several lie on one edge, some are
+    repeated; every turn of the hull is exact in floating point.  Its corners, CCW from the
+    least (x, y), are those of shapely's hull with collinear points dropped (GEOS drops
+    them)."""
+    pts = np.array(pts, dtype=float)
+    out = np.empty((len(pts) + 1, 2))
+    k = hull2(pts.copy(), len(pts), out)
+    ref = MultiPoint(pts).convex_hull
+    if ref.geom_type != 'Polygon':  # a point or a segment: its ends
+        assert sorted(map(tuple, out[:k].tolist())) == sorted(set(ref.coords))
+        return
+    ring = orient(ref, 1.0).exterior.coords[:-1]
+    start = min(range(len(ring)), key=lambda i: ring[i])
+    assert out[:k].tolist() == [list(ring[(start + i) % len(ring)]) for i in range(len(ring))]
 
 
 @given(st.one_of(nearly_collinear, points2.map(np.array)))
