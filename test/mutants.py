@@ -46,7 +46,7 @@ CACHE = ROOT / '.numba_cache_mutants'
 BUSY = ROOT / '.mutmut-busy'   # the process id of the test run under way
 LINES_PATCH = ROOT / '.mutmut-lines.patch'   # the patch of ``--lines``
 SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
-TEST_TIMEOUT_S = 2 * SLOW_S  # then the runner's own: a test run killed by mutmut can live on
+TEST_TIMEOUT_S = 2 * SLOW_S  # the runner's own (mutmut's is ten times the unmutated run)
 IDLE_LIMIT_S = 60
 
 
@@ -153,15 +153,35 @@ def drop_cached(paths):
             entry.unlink(missing_ok=True)
 
 
+def _busy():
+    """``(test run, runner)`` process ids from the busy file; None when there is none."""
+    try:
+        test_pid, runner = map(int, BUSY.read_text().split())
+        return test_pid, runner
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
 def running_test():
     """Process (group) id of the test run under way, None when there is none.  A test run
     outlives its runner when mutmut gives up on it and kills the runner alone."""
-    try:
-        pid = int(BUSY.read_text())
-        os.kill(pid, 0)
-        return pid
-    except (FileNotFoundError, ValueError, ProcessLookupError):
-        return None
+    busy = _busy()
+    return busy[0] if busy and _alive(busy[0]) else None
+
+
+def orphaned_test():
+    """`running_test` when its runner is gone, else None: mutmut timed the runner out and
+    waits on the run it left (which holds mutmut's terminal) instead of going on."""
+    busy = _busy()
+    return busy[0] if busy and _alive(busy[0]) and not _alive(busy[1]) else None
 
 
 def kill_group(pid):
@@ -186,7 +206,7 @@ def test(module, tests, jit):
                             '-m', 'not ros', *tests], cwd=ROOT, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
-    BUSY.write_text(str(run.pid))
+    BUSY.write_text(f'{run.pid} {os.getpid()}')
     try:
         return 0 if run.wait(timeout=TEST_TIMEOUT_S) == 0 else 1
     except subprocess.TimeoutExpired:
@@ -226,6 +246,7 @@ def mutate(module, jit, lines=None, rounds=20):
             idle = 0.0
             while mutmut.poll() is None:
                 time.sleep(5.0)
+                kill_group(orphaned_test())
                 idle = 0.0 if running_test() else idle + 5.0
                 if idle >= IDLE_LIMIT_S:
                     kill_group(mutmut.pid)

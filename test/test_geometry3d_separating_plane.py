@@ -153,6 +153,27 @@ def test_pruned_separating_plane_where_edge_pairs_win():
     assert kinds.count('edge_edge') > 10
 
 
+def test_overlapping_hulls_of_every_size_have_the_brute_force_depth():
+    """300 pairs of 4 to 15-vertex hulls, stretched, from 1 cm to 1 km across, more than
+    half of them overlapping: the pruned search's depth is brute force's (each pruning bound is a
+    length, and deep overlaps bring their edges into play)."""
+    rng = np.random.default_rng(0)
+    overlapping = 0
+    for _ in range(300):
+        s = 10 ** rng.uniform(-2, 3)
+        va, fa = hull_mesh(random_convex(rng, int(rng.integers(4, 16)))[0]
+                           * rng.uniform(0.1, 3.0, 3) * s)
+        vb, fb = hull_mesh((random_convex(rng, int(rng.integers(4, 16)))[0]
+                            * rng.uniform(0.1, 3.0, 3)
+                            + rng.normal(size=3) * rng.uniform(0.0, 1.5)) * s)
+        full = brute_baraff(va, fa, vb, fb)
+        if full <= 0:
+            overlapping += 1
+            assert separating_plane(va, fa, vb, fb).distance == pytest.approx(
+                full, abs=1e-11 * s)
+    assert overlapping > 100
+
+
 def test_face_pass_survives_a_plateau_of_equal_heights():
     """A cube whose top face is a fan around its centre vertex (listed first, where the
     climb starts): along +z its neighbours are all as high as it, the climb stops there, and

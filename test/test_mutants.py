@@ -14,6 +14,7 @@
 """`make mutants`' driver: what it mutates, what it runs, what it drops from the cache."""
 
 import argparse
+import os
 import pathlib
 import signal
 import subprocess
@@ -85,12 +86,27 @@ def test_a_test_run_left_behind_is_stopped_by_the_next(tmp_path, monkeypatch):
     monkeypatch.setattr(mutants, 'BUSY', tmp_path / 'busy')
     assert mutants.running_test() is None
     left = subprocess.Popen(['sleep', '60'], start_new_session=True)
-    mutants.BUSY.write_text(str(left.pid))
+    mutants.BUSY.write_text(f'{left.pid} {os.getpid()}')
     assert mutants.running_test() == left.pid
     monkeypatch.setattr(mutants, 'ROOT', tmp_path)  # pytest finds no tests there: exit 5
     assert mutants.test('kernels/trig.py', [], jit=False) == 1
     assert left.wait(timeout=10) == -signal.SIGKILL
     assert mutants.running_test() is None and not mutants.BUSY.exists()
+
+
+def test_a_test_run_is_orphaned_once_its_runner_is_gone(tmp_path, monkeypatch):
+    """The driver stops a test run whose runner mutmut has killed (mutmut waits on it)."""
+    monkeypatch.setattr(mutants, 'BUSY', tmp_path / 'busy')
+    runner = subprocess.Popen(['sleep', '60'])
+    run = subprocess.Popen(['sleep', '60'], start_new_session=True)
+    mutants.BUSY.write_text(f'{run.pid} {runner.pid}')
+    assert mutants.orphaned_test() is None
+    runner.kill()
+    runner.wait()
+    assert mutants.orphaned_test() == run.pid
+    mutants.kill_group(mutants.orphaned_test())
+    assert run.wait(timeout=10) == -signal.SIGKILL
+    assert mutants.orphaned_test() is None and mutants.running_test() is None
 
 
 def test_the_lines_patch_adds_exactly_the_lines_asked_for(tmp_path, monkeypatch):
