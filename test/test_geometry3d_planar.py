@@ -135,15 +135,16 @@ def test_hull2_fits_count_plus_one_rows(pts):
 
 
 @pytest.mark.parametrize('x0', [0.0, 1e6])
-def test_hull2_merges_points_within_the_tolerance_of_its_scale(x0):
-    """A unit square's corners, each given three times within 1e-13 of the coordinates'
-    scale (exactly, and off by (j, -j / 2), j = 1e-13 (1 + |x0|): a copy that would stand
-    out of the square as a corner of its own; the tolerance is 1e-12 of the scale): one
-    point each, 4 corners, whether the scale is set by x (the square at x0 = 1e6) or not;
-    no points, no hull."""
+@pytest.mark.parametrize('exact', [1, 2])
+def test_hull2_merges_points_within_the_tolerance_of_its_scale(x0, exact):
+    """A unit square's corners, each given `exact` times and once off by (j, -j / 2) with
+    j = 1e-13 (1 + |x0|), a copy that would stand out of the square as a corner of its own
+    (the tolerance is 1e-12 of the coordinates' scale): one point each, 4 corners, whether
+    the scale is set by x (the square at x0 = 1e6) or not, and whether the last point kept
+    before a copy is its twin or not; no points, no hull."""
     corners = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]) + [x0, 0.0]
     jitter = 1e-13 * (1.0 + x0)
-    pts = np.vstack([corners, corners, corners + [jitter, -jitter / 2]])
+    pts = np.vstack([corners] * exact + [corners + [jitter, -jitter / 2]])
     out = np.empty((len(pts) + 1, 2))
     k = hull2(pts.copy(), len(pts), out)
     assert k == 4
