@@ -125,6 +125,10 @@ def test_hull2_of_lattice_points_has_the_corners_of_the_exact_hull(pts):
 @given(st.one_of(nearly_collinear, points2.map(np.array)))
 @example(np.array([[1.28007613, 0.30624557], [-2.9841847, 3.76777709],
                    [-0.56683169, 1.8054807]]))  # pushed 4 points into 4 rows before
+@example(np.array([[2.3427440341823997, 2.4115201438249896],
+                   [-1.6565874963180296, -1.8723963042057707],
+                   [-0.06272897854756465, -0.16512180894619605]]))  # the middle point in
+# both chains, as the textbook has it, turns left both ways and is pushed twice: 5 rows
 def test_hull2_fits_count_plus_one_rows(pts):
     n = len(pts)
     out = np.empty((n + 1, 2))
