@@ -305,20 +305,22 @@ def test_bodies_apart_along_an_edge_edge_axis_are_apart():
     assert contact_manifold(va, fa, vb, fb, 0.9) is None
 
 
+@pytest.mark.parametrize('scale', [1.0, 10.0])
 @pytest.mark.parametrize('turn', [1.1e-9, 3e-9, 1e-8, 1e-6])
-def test_nearly_parallel_edges_apart_have_a_gap_at_most_their_distance(turn):
+def test_nearly_parallel_edges_apart_have_a_gap_at_most_their_distance(turn, scale):
     """A wedge's lowest edge 1 mm over the roof's ridge, turned about the middle of their
     overlap by just past where edges count as parallel and more: the edge-edge axis wins and
     its gap is the distance, 1 mm (the common perpendicular meets both edges), to 1e-12, under
-    a random rigid motion.  Read off one end of each edge, a gap along the cross product as
-    rounded, tilted along the edges by about 1e-16 / sin(turn), exceeded it by up to 1e-9."""
+    a random rigid motion; and all of it ten times as large.  Read off one end of each edge, a
+    gap along the cross product as rounded, tilted along the edges by about 1e-16 /
+    sin(turn), exceeded it by up to 1e-9."""
     rng = np.random.default_rng(16)
     rotation, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
-    roof = ROOF @ rotation.T + shift
-    wedge = wedge_over_ridge(0.6, 1.4, 1e-3, turn) @ rotation.T + shift
+    roof = scale * ROOF @ rotation.T + shift
+    wedge = scale * wedge_over_ridge(0.6, 1.4, 1e-3, turn) @ rotation.T + shift
     plane = separating_plane(*hull_mesh(roof), *hull_mesh(wedge))
     assert plane.kind == 'edge_edge'
-    assert plane.distance == pytest.approx(1e-3, abs=1e-12)
+    assert plane.distance == pytest.approx(1e-3 * scale, abs=1e-12 * scale)
 
 
 def supporting_planes_gap(va, fa, vb, fb):
