@@ -33,9 +33,11 @@ it when no test run has been seen for a minute (it goes on from its cache).
 
 import argparse
 import ast
+import contextlib
 import os
 import pathlib
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -45,8 +47,8 @@ PACKAGE = 'collision_monitor'
 CACHE = ROOT / '.numba_cache_mutants'
 BUSY = ROOT / '.mutmut-busy'   # the process id of the test run under way
 LINES_PATCH = ROOT / '.mutmut-lines.patch'   # the patch of ``--lines``
-SLOW_S = 300     # mutmut's timeout: twice the unmutated run plus this (a mutant can loop)
-TEST_TIMEOUT_S = 2 * SLOW_S  # the runner's own (mutmut's is ten times the unmutated run)
+SLOW_S = 300     # mutmut calls a kill slow past twice the unmutated run plus this
+MUTMUT_CACHE = ROOT / '.mutmut-cache'
 IDLE_LIMIT_S = 60
 
 
@@ -170,6 +172,20 @@ def _alive(pid):
         return False
 
 
+def test_timeout():
+    """The runner's own limit on a test run (s): eight times the unmutated run (`MUTMUT_CACHE`),
+    short of mutmut's ten, so that a mutant that loops ends as killed here.  mutmut, timing a
+    runner out, kills the runner alone and then hangs until restarted, which tries that
+    mutant again.  Without the unmutated run's time: 2 `SLOW_S`."""
+    try:
+        with contextlib.closing(sqlite3.connect(f'file:{MUTMUT_CACHE}?mode=ro', uri=True)) as db:
+            row = db.execute("select value from MiscData where key = 'baseline_time_elapsed'"
+                             ).fetchone()
+        return 8.0 * float(row[0])
+    except (sqlite3.Error, TypeError, ValueError):
+        return 2.0 * SLOW_S
+
+
 def running_test():
     """Process (group) id of the test run under way, None when there is none.  A test run
     outlives its runner when mutmut gives up on it and kills the runner alone."""
@@ -208,7 +224,7 @@ def test(module, tests, jit):
                            start_new_session=True)
     BUSY.write_text(f'{run.pid} {os.getpid()}')
     try:
-        return 0 if run.wait(timeout=TEST_TIMEOUT_S) == 0 else 1
+        return 0 if run.wait(timeout=test_timeout()) == 0 else 1
     except subprocess.TimeoutExpired:
         kill_group(run.pid)
         run.wait()

@@ -17,6 +17,7 @@ import argparse
 import os
 import pathlib
 import signal
+import sqlite3
 import subprocess
 
 import mutants
@@ -107,6 +108,20 @@ def test_a_test_run_is_orphaned_once_its_runner_is_gone(tmp_path, monkeypatch):
     mutants.kill_group(mutants.orphaned_test())
     assert run.wait(timeout=10) == -signal.SIGKILL
     assert mutants.orphaned_test() is None and mutants.running_test() is None
+
+
+def test_the_runner_stops_a_test_run_before_mutmut_would(tmp_path, monkeypatch):
+    """Eight times mutmut's unmutated run, read from its cache (mutmut's own limit is ten
+    times); twice SLOW_S without a cache or without that time."""
+    monkeypatch.setattr(mutants, 'MUTMUT_CACHE', tmp_path / 'cache')
+    assert mutants.test_timeout() == 2 * mutants.SLOW_S
+    with sqlite3.connect(mutants.MUTMUT_CACHE) as db:
+        db.execute('create table MiscData (key text primary key, value text)')
+        db.execute("insert into MiscData values ('version', '4')")
+    assert mutants.test_timeout() == 2 * mutants.SLOW_S
+    with sqlite3.connect(mutants.MUTMUT_CACHE) as db:
+        db.execute("insert into MiscData values ('baseline_time_elapsed', '12.5')")
+    assert mutants.test_timeout() == 100.0
 
 
 def test_the_lines_patch_adds_exactly_the_lines_asked_for(tmp_path, monkeypatch):
