@@ -28,7 +28,9 @@ an index past an array's end fails as it does in plain Python.  ``--no-jit`` run
 as plain Python (``NUMBA_DISABLE_JIT=1``): the same verdicts, several times slower.
 
 mutmut 2.5.1 now and then stops inside its result cache and then hangs; the driver restarts
-it when no test run has been seen for a minute (it goes on from its cache).
+it when no test run has been seen for a minute (it goes on from its cache).  A mutant that
+loops is stopped by the runner, short of mutmut's own timeout, after which mutmut hangs
+too.
 """
 
 import argparse
@@ -172,7 +174,7 @@ def _alive(pid):
         return False
 
 
-def test_timeout():
+def runner_timeout():
     """The runner's own limit on a test run (s): eight times the unmutated run (`MUTMUT_CACHE`),
     short of mutmut's ten, so that a mutant that loops ends as killed here.  mutmut, timing a
     runner out, kills the runner alone and then hangs until restarted, which tries that
@@ -194,8 +196,8 @@ def running_test():
 
 
 def orphaned_test():
-    """`running_test` when its runner is gone, else None: mutmut timed the runner out and
-    waits on the run it left (which holds mutmut's terminal) instead of going on."""
+    """`running_test` when its runner is gone, else None: mutmut timed the runner out, and it
+    does not go on while the run it left lives."""
     busy = _busy()
     return busy[0] if busy and _alive(busy[0]) and not _alive(busy[1]) else None
 
@@ -224,7 +226,7 @@ def test(module, tests, jit):
                            start_new_session=True)
     BUSY.write_text(f'{run.pid} {os.getpid()}')
     try:
-        return 0 if run.wait(timeout=test_timeout()) == 0 else 1
+        return 0 if run.wait(timeout=runner_timeout()) == 0 else 1
     except subprocess.TimeoutExpired:
         kill_group(run.pid)
         run.wait()

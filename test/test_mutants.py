@@ -114,14 +114,14 @@ def test_the_runner_stops_a_test_run_before_mutmut_would(tmp_path, monkeypatch):
     """Eight times mutmut's unmutated run, read from its cache (mutmut's own limit is ten
     times); twice SLOW_S without a cache or without that time."""
     monkeypatch.setattr(mutants, 'MUTMUT_CACHE', tmp_path / 'cache')
-    assert mutants.test_timeout() == 2 * mutants.SLOW_S
+    assert mutants.runner_timeout() == 2 * mutants.SLOW_S
     with sqlite3.connect(mutants.MUTMUT_CACHE) as db:
         db.execute('create table MiscData (key text primary key, value text)')
         db.execute("insert into MiscData values ('version', '4')")
-    assert mutants.test_timeout() == 2 * mutants.SLOW_S
+    assert mutants.runner_timeout() == 2 * mutants.SLOW_S
     with sqlite3.connect(mutants.MUTMUT_CACHE) as db:
         db.execute("insert into MiscData values ('baseline_time_elapsed', '12.5')")
-    assert mutants.test_timeout() == 100.0
+    assert mutants.runner_timeout() == 100.0
 
 
 def test_the_lines_patch_adds_exactly_the_lines_asked_for(tmp_path, monkeypatch):
