@@ -155,8 +155,8 @@ def test_pruned_separating_plane_where_edge_pairs_win():
 
 def test_overlapping_hulls_of_every_size_have_the_brute_force_depth():
     """300 pairs of 4 to 15-vertex hulls, stretched, from 1 cm to 1 km across, more than
-    half of them overlapping: the pruned search's depth is brute force's (each pruning bound is a
-    length, and deep overlaps bring their edges into play)."""
+    half of them overlapping: the pruned search's depth is brute force's (each pruning
+    bound is a length, and deep overlaps bring their edges into play)."""
     rng = np.random.default_rng(0)
     overlapping = 0
     for _ in range(300):
@@ -312,8 +312,8 @@ def test_nearly_parallel_edges_apart_have_a_gap_at_most_their_distance(turn, sca
     """A wedge's lowest edge 1 mm over the roof's ridge, turned about the middle of their
     overlap by just past where edges count as parallel and more: the edge-edge axis wins and
     its gap is the distance, 1 mm (the common perpendicular meets both edges), to 1e-12, under
-    three random rigid motions; and all of it ten times as large.  Read off one end of each edge, a
-    gap along the cross product as rounded, tilted along the edges by about 1e-16 /
+    three random rigid motions, and all of it ten times as large.  Read off one end of each
+    edge, a gap along the cross product as rounded, tilted along the edges by about 1e-16 /
     sin(turn), exceeded it by up to 1e-9."""
     rng = np.random.default_rng(motion)
     rotation, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
