@@ -21,6 +21,7 @@ import numba
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
+import shapely
 from shapely.geometry import MultiPoint
 from shapely.geometry.polygon import orient
 
@@ -219,3 +220,47 @@ def test_clip_convex_area_matches_exact_clipping(p, q):
     expected = exact_overlap_area(ha, hb)
     got = to_shapely(out[:k]).area if k >= 3 else 0.0
     assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
+
+
+def lattice_hull(rng):
+    """A CCW convex polygon (shapely's hull of a few points of a small integer lattice, so
+    that every side test is exact), its vertices starting at a random one."""
+    while True:
+        hull = MultiPoint(rng.integers(-3, 4, (rng.integers(3, 7), 2)).astype(float)).convex_hull
+        if hull.geom_type == 'Polygon':
+            ring = np.array(orient(hull).exterior.coords[:-1])
+            return np.roll(ring, rng.integers(0, len(ring)), axis=0), hull
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_clipping_lattice_polygons_gives_shapelys_intersection_touching_included(seed):
+    """Every contact of two lattice polygons: the hull of the clipped points is shapely's
+    intersection (within 1e-12 along its boundary, `densify`), a point or a segment where
+    they only touch, nothing where they are apart.  A shared edge or corner lies exactly on a
+    clip line; starting each polygon at a random vertex puts such runs across index 0."""
+    rng = np.random.default_rng(seed)
+    kinds = set()
+    for _ in range(1500):
+        (a, ga), (b, gb) = lattice_hull(rng), lattice_hull(rng)
+        size = len(a) + len(b)
+        out = np.empty((size, 2))
+        k = clip_convex(a, len(a), b, len(b), out, np.empty((size, 2)))
+        expected = ga.intersection(gb)
+        kinds.add(expected.geom_type)
+        if expected.is_empty:
+            assert k == 0
+            continue
+        got = MultiPoint(out[:k]).convex_hull
+        assert k > 0 and shapely.hausdorff_distance(got, expected, densify=0.1) < 1e-12, (
+            a.tolist(), b.tolist())
+    assert kinds >= {'Polygon', 'LineString', 'Point'}
+
+
+def test_an_edge_shared_across_the_first_vertex_is_the_clipped_part():
+    """Squares side by side, the subject's shared edge running from its last vertex to its
+    first: the part inside is that edge, both ends."""
+    subject = np.array([[0.0, 1.0], [-1.0, 1.0], [-1.0, 0.0], [0.0, 0.0]])
+    clip = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    out = np.empty((8, 2))
+    k = clip_convex(subject, 4, clip, 4, out, np.empty((8, 2)))
+    assert sorted(out[:k].tolist()) == [[0.0, 0.0], [0.0, 1.0]]
