@@ -129,7 +129,13 @@ def resting_pairs(n_vertices, count, rng, depth=1e-3):
     return out
 
 
-CUBE_V = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+def box_corners(lo, hi):
+    """The eight corners of the axis-aligned box [lo, hi]."""
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                     for z in (lo[2], hi[2])], float)
+
+
+CUBE_V = box_corners((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
 CUBE = hull(CUBE_V)  # the unit cube: (vertices, outward triangles)
 
 

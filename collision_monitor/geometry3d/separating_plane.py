@@ -131,7 +131,9 @@ def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, k
     """The edges of one body (`own`) that can give an edge-edge gap above `limit`, written to
     keep; returns how many.
 
-    Dropped: an edge whose two ends share an outcode bit (`_outcodes`), and an edge with
+    Dropped: a flat edge, its faces' normals within 1e-12 rad (its arc a point: the edge
+    spans no face of the Minkowski difference, and the pair test's signs, zero for it, are
+    left to rounding); an edge whose two ends share an outcode bit (`_outcodes`); an edge with
     ``n.w < limit`` for every unit n on its Gauss-map arc, ``w = v - own_p`` from its first
     vertex p to a vertex v of the other body found lowest along one of its two face normals
     (`lowest`): along n the other body's lowest point is no higher than v, so the gap is at
@@ -146,7 +148,9 @@ def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, k
     count = 0
     for e in range(edges.shape[0]):
         p = edges[e, 0]
-        if codes[p] & codes[edges[e, 1]]:
+        qx, qy, qz = arcs[e, 0], arcs[e, 1], arcs[e, 2]
+        qq = qx * qx + qy * qy + qz * qz
+        if qq <= 1e-24 or codes[p] & codes[edges[e, 1]]:
             continue
         f0 = edges[e, 2]
         f1 = edges[e, 3]
@@ -167,11 +171,9 @@ def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, k
                     or arcs[e, 6] * wx + arcs[e, 7] * wy + arcs[e, 8] * wz < 0.0):
                 may_win = False  # the largest n.w is at an end: below
                 break
-            qx, qy, qz = arcs[e, 0], arcs[e, 1], arcs[e, 2]
-            qq = qx * qx + qy * qy + qz * qz
             wq = wx * qx + wy * qy + wz * qz
-            if qq <= 1e-24 or wx * wx + wy * wy + wz * wz - wq * wq / qq < limit * limit:
-                may_win = False  # a flat edge (its arc a point), or |u| below
+            if wx * wx + wy * wy + wz * wz - wq * wq / qq < limit * limit:
+                may_win = False  # |u| below
                 break
         if may_win:
             keep[count] = e
@@ -290,7 +292,8 @@ def separating_plane_kernel(a, b, tol, stop_above):
     tested, edges of either body whose arc cannot beat the face axes' best gap are dropped
     (`_edge_axes`).  The sign of the result (separated or not) and, for
     intersecting bodies, its value (minus the penetration depth) are those of the full
-    candidate set; a flat edge (a = b, between coplanar triangles) spans nothing.
+    candidate set.  A flat edge (a = b, between coplanar triangles) spans nothing and is
+    dropped before the pairs: its signs are zero, left to rounding.
 
     Overlapping bodies (every face axis at or below zero, and GJK finds a shared point: face
     axes alone cannot tell overlap from a gap along an edge-edge axis): with D the depth the
