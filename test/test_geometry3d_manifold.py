@@ -21,8 +21,8 @@ import shapely
 
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
-from shapes import (CUBE, hull, qp_distance, random_convex, resting_pairs, ROOF,
-                    wedge_over_ridge)
+from shapes import (box_corners, CUBE, hull, qp_distance, random_convex, resting_pairs,
+                    ROOF, wedge_over_ridge)
 
 
 def test_face_face_resting_contact_manifold():
@@ -264,3 +264,29 @@ def test_manifold_within_eps_only():
     assert contact_manifold(va, fa, vc, CUBE[1], 0.05) is None
     points, normal, depth = contact_manifold(va, fa, vc, CUBE[1], 0.15)
     assert len(points) == 4 and np.allclose(normal, [0, 0, 1]) and depth == 0.0
+
+
+def test_a_box_resting_nanometres_above_a_long_one_touches_over_its_whole_face():
+    """A 0.6 m x 0.4 m box 0.1 nm to 1 um above a slab 1 to 100 m long, the pair turned and
+    moved at random: the manifold is the small box's bottom face on the mid-plane, with the
+    slab's face normal.  The closest points GJK gives carry rounding of the slab's size,
+    which a few nanometres apart turns the direction between them by up to 1e-4 rad: a plane
+    through them tilts the face out of the eps band, or its corners off by that much."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        length, gap = 10 ** rng.uniform(0, 2), 10 ** rng.uniform(-10, -6)
+        turn = Rotation.random(random_state=rng).as_matrix()
+        shift = rng.uniform(-5, 5, 3)
+        slab = hull(box_corners((-length / 2, -0.5, -1), (length / 2, 0.5, 0)) @ turn.T + shift)
+        top = hull(box_corners((-0.3, -0.2, gap), (0.3, 0.2, 0.5)) @ turn.T + shift)
+        eps = gap * rng.choice([1.5, 3.0])
+        got = contact_manifold(*slab, *top, eps)
+        assert got is not None, (length, gap)
+        points, normal, depth = got
+        face = np.array([[x, y, gap / 2] for x in (-0.3, 0.3) for y in (-0.2, 0.2)])
+        expected = face @ turn.T + shift
+        assert len(points) == 4, (length, gap)
+        apart = np.abs(points[:, None] - expected[None]).max(axis=2)
+        assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-11
+        assert np.abs(normal - turn[:, 2]).max() < 1e-12
+        assert depth == 0.0
