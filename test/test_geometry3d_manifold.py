@@ -270,7 +270,7 @@ def test_a_box_resting_nanometres_above_a_long_one_touches_over_its_whole_face()
     """A 0.6 m x 0.4 m box 0.1 nm to 1 um above a slab 1 to 100 m long, the pair turned and
     moved at random: the manifold is the small box's bottom face on the mid-plane, with the
     slab's face normal.  The closest points GJK gives carry rounding of the slab's size,
-    which a few nanometres apart turns the direction between them by up to 1e-4 rad: a plane
+    which nanometres apart turns the direction between them by as much as 3e-3 rad: a plane
     through them tilts the face out of the eps band, or its corners off by that much."""
     rng = np.random.default_rng(7)
     for _ in range(200):

@@ -189,7 +189,7 @@ def contact_manifold_kernel(a, b, eps, tol, out):
     than LEAN_TOL tolerances (a lean with d (1 - cos(lean)) above that), or when the vertices
     about the axis test's plane give no point.  The lean is judged by d - gap, not by
     d sin(lean): GJK's closest points carry the rounding of the bodies' size, which turns the
-    line joining points a few nanometres apart by up to 1e-4 rad (a plane through them tilts a
+    line joining points nanometres apart by as much as 3e-3 rad (a plane through them tilts a
     resting face out of the band), while its distance is within a few tolerances.
     """
     gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
