@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import numpy as np
 from scipy.optimize import linprog, minimize
 from scipy.spatial import ConvexHull
+from scipy.spatial.transform import Rotation
 import shapely
 from shapely.geometry import Polygon
 
@@ -133,6 +134,22 @@ def box_corners(lo, hi):
     """The eight corners of the axis-aligned box [lo, hi]."""
     return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
                      for z in (lo[2], hi[2])], float)
+
+
+def boxes_apart_along_parallel_edges(rng, count):
+    """`count` pairs of boxes 1 to 100 m long along x, their long edges at y = z = 0.5
+    parallel and g = 0.1 nm to 0.1 mm apart along (0, 1, 1), the pair turned and moved at
+    random: ``(length, g, turn, shift, a, b)`` each, a and b meshes (`hull`) of the placed
+    boxes [-L/2, L/2] x [-0.5, 0.5]^2 and [-L/3, L/2 + 1] x [0.5 + s, 1.5 + s]^2, s =
+    g / sqrt(2)."""
+    for _ in range(count):
+        length, g = 10 ** rng.uniform(0, 2), 10 ** rng.uniform(-10, -4)
+        turn = Rotation.random(random_state=rng).as_matrix()
+        shift = rng.uniform(-5, 5, 3)
+        s = g / np.sqrt(2)
+        a = box_corners((-length / 2, -0.5, -0.5), (length / 2, 0.5, 0.5))
+        b = box_corners((-length / 3, 0.5 + s, 0.5 + s), (length / 2 + 1, 1.5 + s, 1.5 + s))
+        yield length, g, turn, shift, hull(a @ turn.T + shift), hull(b @ turn.T + shift)
 
 
 CUBE_V = box_corners((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))

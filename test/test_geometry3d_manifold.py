@@ -21,8 +21,8 @@ import shapely
 
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
-from shapes import (box_corners, CUBE, hull, qp_distance, random_convex, resting_pairs,
-                    ROOF, wedge_over_ridge)
+from shapes import (box_corners, boxes_apart_along_parallel_edges, CUBE, hull, qp_distance,
+                    random_convex, resting_pairs, ROOF, wedge_over_ridge)
 
 
 def test_face_face_resting_contact_manifold():
@@ -289,4 +289,28 @@ def test_a_box_resting_nanometres_above_a_long_one_touches_over_its_whole_face()
         apart = np.abs(points[:, None] - expected[None]).max(axis=2)
         assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-11
         assert np.abs(normal - turn[:, 2]).max() < 1e-12
+        assert depth == 0.0
+
+
+def test_long_boxes_nanometres_apart_along_parallel_edges_touch_along_the_overlap():
+    """Boxes 1 to 100 m long with their long edges parallel, 0.1 nm to 0.1 mm apart
+    diagonally, turned and moved at random: no axis of the separating axis test is the
+    closest direction (the face normals lean 45 degrees from it), and GJK's closest points
+    slide along the parallel edges by rounding (1e-9 m on 10 m edges), which tilts a plane
+    through them about the edges' normal.  The manifold is the two ends of the edges'
+    overlap on the line midway between them, the normal their common perpendicular (to the
+    rounding of points g apart)."""
+    rng = np.random.default_rng(5)
+    for length, g, turn, shift, a, b in boxes_apart_along_parallel_edges(rng, 200):
+        s = g / np.sqrt(2)
+        got = contact_manifold(*a, *b, 1.5 * g)
+        assert got is not None, (length, g)
+        points, normal, depth = got
+        ends = np.array([[-length / 3, 0.5 + s / 2, 0.5 + s / 2],
+                         [length / 2, 0.5 + s / 2, 0.5 + s / 2]]) @ turn.T + shift
+        assert len(points) == 2, (length, g)
+        apart = np.abs(points[:, None] - ends[None]).max(axis=2)
+        assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-11, (length, g)
+        # the normal joins points rounded to their coordinates' size, g apart
+        assert np.abs(normal - turn @ [0, 1, 1] / np.sqrt(2)).max() < 1e-14 / g
         assert depth == 0.0

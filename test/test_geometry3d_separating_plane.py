@@ -21,8 +21,8 @@ from collision_monitor.geometry3d import (
     contact_manifold, convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance,
     separating_plane)
 from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
-from shapes import (box_corners, CUBE, CUBE_V, hull as hull_mesh, lp_intersect, qp_distance,
-                    random_convex, ROOF, wedge_over_ridge)
+from shapes import (boxes_apart_along_parallel_edges, CUBE, CUBE_V, hull as hull_mesh,
+                    lp_intersect, qp_distance, random_convex, ROOF, wedge_over_ridge)
 
 
 @pytest.mark.parametrize('seed', range(30))
@@ -382,12 +382,6 @@ def test_long_boxes_apart_along_parallel_edges_are_as_far_as_their_face_gaps():
     Gauss-map arc is a point: its cross products with the other body's edges are no axes of
     the Minkowski difference, and taken as one they give a gap the bodies do not have."""
     rng = np.random.default_rng(11)
-    for _ in range(200):
-        length, g = 10 ** rng.uniform(0, 2), 10 ** rng.uniform(-10, -4)
-        turn = Rotation.random(random_state=rng).as_matrix()
-        shift = rng.uniform(-5, 5, 3)
-        s = g / np.sqrt(2)
-        a = box_corners((-length / 2, -0.5, -0.5), (length / 2, 0.5, 0.5))
-        b = box_corners((-length / 3, 0.5 + s, 0.5 + s), (length / 2 + 1, 1.5 + s, 1.5 + s))
-        plane = separating_plane(*hull_mesh(a @ turn.T + shift), *hull_mesh(b @ turn.T + shift))
-        assert plane.distance == pytest.approx(s, abs=1e-12 * length), (length, g)
+    for length, g, turn, shift, a, b in boxes_apart_along_parallel_edges(rng, 200):
+        plane = separating_plane(*a, *b)
+        assert plane.distance == pytest.approx(g / np.sqrt(2), abs=1e-12 * length), (length, g)

@@ -168,6 +168,36 @@ def manifold_kernel(a, b, m, n, band, tol, out):
 
 
 @jit
+def _square_to_edges(body, point, d, tol):
+    """The closest-point offset d = (dx, dy, dz) with its part along an edge of `body`
+    (`ConvexPolyhedron.arrays`) taken out, when `point` (its closest point, a 3-tuple) lies on
+    that edge, within tol of its line and more than DEGENERATE_TOL from either end.
+
+    The offset from a point inside an edge to the other body's closest point is square to the
+    edge; GJK's points can slide along an edge by far more than its rounding elsewhere (1e-9 m
+    along parallel edges 10 m long), which tilts a plane through them about the edge's
+    normal, and lifts the edge's far end out of the band.
+    """
+    v, edges = body[0], body[2]
+    px, py, pz = point
+    dx, dy, dz = d
+    for e in range(edges.shape[0]):
+        i, j = edges[e, 0], edges[e, 1]
+        ux, uy, uz = v[j, 0] - v[i, 0], v[j, 1] - v[i, 1], v[j, 2] - v[i, 2]
+        length = np.sqrt(ux * ux + uy * uy + uz * uz)
+        ux, uy, uz = ux / length, uy / length, uz / length
+        rx, ry, rz = px - v[i, 0], py - v[i, 1], pz - v[i, 2]
+        t = rx * ux + ry * uy + rz * uz
+        if not DEGENERATE_TOL < t < length - DEGENERATE_TOL:
+            continue
+        ox, oy, oz = rx - t * ux, ry - t * uy, rz - t * uz
+        if ox * ox + oy * oy + oz * oz <= tol * tol:
+            along = dx * ux + dy * uy + dz * uz
+            return dx - along * ux, dy - along * uy, dz - along * uz
+    return dx, dy, dz
+
+
+@jit
 def contact_manifold_kernel(a, b, eps, tol, out):
     """`contact_manifold` on prepared arrays: ``(count, nx, ny, nz, depth)`` with the points
     in out[:count] (out (n + m, 3)); count 0 when the bodies are more than eps apart or (when
@@ -190,7 +220,9 @@ def contact_manifold_kernel(a, b, eps, tol, out):
     about the axis test's plane give no point.  The lean is judged by d - gap, not by
     d sin(lean): GJK's closest points carry the rounding of the bodies' size, which turns the
     line joining points nanometres apart by as much as 3e-3 rad (a plane through them tilts a
-    resting face out of the band), while its distance is within a few tolerances.
+    resting face out of the band), while its distance is within a few tolerances.  For the
+    same reason that line is made square to an edge holding either closest point inside it
+    (`_square_to_edges`): two parallel edges apart then touch along their overlap.
     """
     gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
     if gap > eps:
@@ -210,7 +242,10 @@ def contact_manifold_kernel(a, b, eps, tol, out):
                                 out)
     mid_x, mid_y, mid_z = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     if count == 0 and distance > 0.0:
-        nx, ny, nz = (bx - ax) / distance, (by - ay) / distance, (bz - az) / distance
+        dx, dy, dz = _square_to_edges(a, (ax, ay, az), (bx - ax, by - ay, bz - az), tol)
+        dx, dy, dz = _square_to_edges(b, (bx, by, bz), (dx, dy, dz), tol)
+        length = np.sqrt(dx * dx + dy * dy + dz * dz)
+        nx, ny, nz = dx / length, dy / length, dz / length
         count = manifold_kernel(a[0], b[0], (mid_x, mid_y, mid_z), (nx, ny, nz), band,
                                 DEGENERATE_TOL, out)
     if count == 0:
