@@ -314,3 +314,27 @@ def test_long_boxes_nanometres_apart_along_parallel_edges_touch_along_the_overla
         # the normal joins points rounded to their coordinates' size, g apart
         assert np.abs(normal - turn @ [0, 1, 1] / np.sqrt(2)).max() < 1e-14 / g
         assert depth == 0.0
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_the_band_of_a_tilted_box_in_a_slab_holds_its_half_depth(seed):
+    """A box tilted 0.3 rad about y dips one bottom edge 0.2 m into a wide slab: the depth
+    is 0.2 along the slab's normal, and the band about the mid-plane (0.1 m down) holds the
+    vertices within eps + depth / 2: the dipping edge, not the raised one 0.196 m above the
+    mid-plane.  The manifold is that edge's two ends on the mid-plane (the pair turned and
+    moved at random)."""
+    rng = np.random.default_rng(seed)
+    tilt = Rotation.from_rotvec([0.0, 0.3, 0.0]).as_matrix()
+    box = box_corners((-0.5, -0.5, 0.0), (0.5, 0.5, 1.0)) @ tilt.T
+    box[:, 2] -= 0.2 + box[:, 2].min()
+    low = box[np.isclose(box[:, 2], -0.2)]
+    turn, shift = Rotation.random(random_state=rng).as_matrix(), rng.uniform(-5, 5, 3)
+    slab = box_corners((-20, -20, -10), (20, 20, 0))
+    points, normal, depth = contact_manifold(*hull(slab @ turn.T + shift),
+                                             *hull(box @ turn.T + shift), 1e-6)
+    assert depth == pytest.approx(0.2, abs=1e-12)
+    assert np.allclose(normal, turn[:, 2], atol=1e-12)
+    expected = (low + [0.0, 0.0, 0.1]) @ turn.T + shift
+    assert len(points) == 2
+    apart = np.abs(points[:, None] - expected[None]).max(axis=2)
+    assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-12
