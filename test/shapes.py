@@ -220,8 +220,9 @@ def lp_intersect(va, vb):
     return res.status == 0
 
 
-def qp_distance(va, vb):
-    """Distance of the hulls by minimising |sum la a - sum lb b|^2 over the simplices."""
+def qp_closest(va, vb):
+    """Distance of the hulls and their closest points, by minimising |sum la a - sum lb b|^2
+    over the simplices of weights (SLSQP; points to about 1e-7 m)."""
     na, nb = len(va), len(vb)
 
     def f(x):
@@ -237,7 +238,12 @@ def qp_distance(va, vb):
     x0 = np.concatenate([np.full(na, 1 / na), np.full(nb, 1 / nb)])
     res = minimize(f, x0, jac=grad, bounds=[(0, 1)] * (na + nb), constraints=cons,
                    method='SLSQP', options={'ftol': 1e-14, 'maxiter': 500})
-    return np.sqrt(max(res.fun, 0.0))
+    return np.sqrt(max(res.fun, 0.0)), res.x[:na] @ va, res.x[na:] @ vb
+
+
+def qp_distance(va, vb):
+    """Distance of the hulls (`qp_closest`)."""
+    return qp_closest(va, vb)[0]
 
 
 def l_extrusion():
