@@ -291,11 +291,16 @@ ISSUE_TETRAHEDRA = (
     np.array([[2, 3, 1], [0, 1, 3], [0, 3, 2], [0, 2, 1]]))
 
 
-def test_bodies_apart_along_an_edge_edge_axis_are_apart():
+@pytest.mark.parametrize('origin', ['given', 'in a', 'in b'])
+def test_bodies_apart_along_an_edge_edge_axis_are_apart(origin):
     """Every face axis of this pair overlaps; the bodies are 0.925 m apart along an
     edge-edge axis (the QP distance), so the plane's gap is positive and a manifold exists
-    within eps = 1."""
+    within eps = 1.  Also with the pair moved to put the origin inside either body (where
+    a wrong overlap test, such as GJK run on a's unit face normals, would say they meet and
+    prune the winning edges)."""
     va, fa, vb, fb = ISSUE_TETRAHEDRA
+    shift = {'given': 0.0, 'in a': -np.mean(va, axis=0), 'in b': -np.mean(vb, axis=0)}[origin]
+    va, vb = np.asarray(va) + shift, np.asarray(vb) + shift
     assert not lp_intersect(va, vb)
     plane = separating_plane(va, fa, vb, fb)
     assert plane.kind == 'edge_edge'
