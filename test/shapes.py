@@ -122,18 +122,31 @@ def resting_pairs(n_vertices, count, rng, depth=1e-3):
         vb = vb - vb.mean(axis=0)
         d = rng.normal(size=3)
         d /= np.linalg.norm(d)
-        lo, hi = 0.0, 4.0
-        while hi - lo > 1e-9:
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
-        out.append(((va, fa), (vb + (lo - depth) * d, fb)))
+        out.append(((va, fa), (vb + (touching_shift(va, vb, d) - depth) * d, fb)))
     return out
+
+
+def touching_shift(va, vb, d):
+    """How far (m, to 1e-9, at most 4) hull vb, meeting va, moves along the unit vector d
+    until they just touch (bisection on GJK)."""
+    lo, hi = 0.0, 4.0
+    while hi - lo > 1e-9:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if gjk_distance(va, vb + mid * d)[0] == 0.0 else (lo, mid)
+    return lo
 
 
 def box_corners(lo, hi):
     """The eight corners of the axis-aligned box [lo, hi]."""
     return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
                      for z in (lo[2], hi[2])], float)
+
+
+def point_sets_apart(p, q):
+    """The largest max-norm distance from a point of either set, (n, 3) and (m, 3), to the
+    nearest point of the other (the sets' Hausdorff distance in that norm)."""
+    apart = np.abs(np.asarray(p)[:, None] - np.asarray(q)[None]).max(axis=2)
+    return max(apart.min(axis=0).max(), apart.min(axis=1).max())
 
 
 def boxes_apart_along_parallel_edges(rng, count):

@@ -22,8 +22,9 @@ import shapely
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
 from collision_monitor.geometry3d.manifold import _square_to_edges
-from shapes import (box_corners, boxes_apart_along_parallel_edges, CUBE, hull, qp_closest,
-                    qp_distance, random_convex, resting_pairs, ROOF, wedge_over_ridge)
+from shapes import (box_corners, boxes_apart_along_parallel_edges, CUBE, hull,
+                    point_sets_apart, qp_closest, qp_distance, random_convex, resting_pairs,
+                    ROOF, touching_shift, wedge_over_ridge)
 
 
 def test_face_face_resting_contact_manifold():
@@ -287,8 +288,7 @@ def test_a_box_resting_nanometres_above_a_long_one_touches_over_its_whole_face()
         face = np.array([[x, y, gap / 2] for x in (-0.3, 0.3) for y in (-0.2, 0.2)])
         expected = face @ turn.T + shift
         assert len(points) == 4, (length, gap)
-        apart = np.abs(points[:, None] - expected[None]).max(axis=2)
-        assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-11
+        assert point_sets_apart(points, expected) < 1e-11
         assert np.abs(normal - turn[:, 2]).max() < 1e-12
         assert depth == 0.0
 
@@ -310,8 +310,7 @@ def test_long_boxes_nanometres_apart_along_parallel_edges_touch_along_the_overla
         ends = np.array([[-length / 3, 0.5 + s / 2, 0.5 + s / 2],
                          [length / 2, 0.5 + s / 2, 0.5 + s / 2]]) @ turn.T + shift
         assert len(points) == 2, (length, g)
-        apart = np.abs(points[:, None] - ends[None]).max(axis=2)
-        assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-11, (length, g)
+        assert point_sets_apart(points, ends) < 1e-11, (length, g)
         # the normal joins points rounded to their coordinates' size, g apart
         assert np.abs(normal - turn @ [0, 1, 1] / np.sqrt(2)).max() < 1e-14 / g
         assert depth == 0.0
@@ -337,30 +336,24 @@ def test_the_band_of_a_tilted_box_in_a_slab_holds_its_half_depth(seed):
     assert np.allclose(normal, turn[:, 2], atol=1e-12)
     expected = (low + [0.0, 0.0, 0.1]) @ turn.T + shift
     assert len(points) == 2
-    apart = np.abs(points[:, None] - expected[None]).max(axis=2)
-    assert max(apart.min(axis=0).max(), apart.min(axis=1).max()) < 1e-12
+    assert point_sets_apart(points, expected) < 1e-12
 
 
 def test_bodies_apart_take_the_direction_of_their_closest_points_as_normal():
-    """Stretched random hulls 1 cm to 30 cm apart, eps ten times their distance (so that
+    """200 stretched random hulls 1 cm to 30 cm apart, eps ten times their distance (so that
     vertices beyond the closest features fall in the band): the normal is the direction from
     a's closest point to b's (scipy's quadratic programme, to 1e-4 rad), also where no axis
     of the separating axis test is that direction and the projections about its plane
     overlap elsewhere."""
     rng = np.random.default_rng(17)
     leaning = 0
-    for _ in range(150):
+    for _ in range(200):
         va, fa = random_convex(rng, n=int(rng.choice([4, 6, 8])))
         vb, fb = random_convex(rng, n=8)
         va, vb = va * np.exp(rng.uniform(-1, 1, 3)), vb * np.exp(rng.uniform(-1, 1, 3))
         d = rng.normal(size=3)
         d /= np.linalg.norm(d)
-        vb = vb + (4.0 + 10 ** rng.uniform(-2, -0.5)) * d
-        lo, hi = 0.0, 4.0  # slide b back until it is 1 to 30 cm from a
-        while hi - lo > 1e-9:
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if gjk_distance(va, vb - mid * d)[0] > 0.0 else (lo, mid)
-        vb = vb - lo * d + 10 ** rng.uniform(-2, -0.5) * d
+        vb = vb + (touching_shift(va, vb, d) + 10 ** rng.uniform(-2, -0.5)) * d
         dist, pa, pb = qp_closest(va, vb)
         points, normal, depth = contact_manifold(va, fa, vb, fb, 10 * dist)
         direction = (pb - pa) / dist
