@@ -165,6 +165,27 @@ def boxes_apart_along_parallel_edges(rng, count):
         yield length, g, turn, shift, hull(a @ turn.T + shift), hull(b @ turn.T + shift)
 
 
+def boxes_tilted_over_slabs(rng, count):
+    """`count` placements of a 0.6 m x 0.4 m x 0.5 m box over a slab [-L/2, L/2] x
+    [-0.5, 0.5] x [-1, 0], L 1 to 100 m: the box turned by 1e-12 to 1e-3 rad about a
+    horizontal axis, its lowest corner g = 0.1 nm to 10 um above the slab's top face, over
+    the slab's middle (every other placement) or anywhere along it; the pair turned and
+    moved at random (up to 5 km).  Yields ``(g, turn, shift, slab, box, bottom)``: slab and
+    box the placed vertices, bottom the box's four bottom corners in the slab's frame."""
+    for k in range(count):
+        length, g = 10 ** rng.uniform(0, 2), 10 ** rng.uniform(-10, -5)
+        axis = rng.normal(size=2)
+        tilt = Rotation.from_rotvec(10 ** rng.uniform(-12, -3) * np.append(
+            axis / np.linalg.norm(axis), 0.0)).as_matrix()
+        box = box_corners((-0.3, -0.2, 0.0), (0.3, 0.2, 0.5)) @ tilt.T
+        box[:, 2] += g - box[:, 2].min()
+        box[:, 0] += 0.0 if k % 2 else rng.uniform(-length / 2 + 0.3, length / 2 - 0.3)
+        turn = Rotation.random(random_state=rng).as_matrix()
+        shift = rng.uniform(-5, 5, 3) * 10 ** rng.uniform(0, 3)
+        slab = box_corners((-length / 2, -0.5, -1.0), (length / 2, 0.5, 0.0))
+        yield g, turn, shift, slab @ turn.T + shift, box @ turn.T + shift, box[box[:, 2] < 0.25]
+
+
 CUBE_V = box_corners((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
 CUBE = hull(CUBE_V)  # the unit cube: (vertices, outward triangles)
 

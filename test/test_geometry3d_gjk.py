@@ -13,6 +13,7 @@
 # limitations under the License.
 """GJK in batches, on bad input, and its triangle step against plain geometry."""
 
+from fractions import Fraction
 import re
 
 import numpy as np
@@ -22,8 +23,8 @@ from scipy.spatial import ConvexHull
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
 from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
-                                              _origin_outside, hull_tolerance)
-from shapes import qp_distance, resting_pairs
+                                              _on_line_exact, _origin_outside, hull_tolerance)
+from shapes import boxes_tilted_over_slabs, qp_distance, resting_pairs
 
 
 def test_gjk_batch_matches_single_calls():
@@ -94,6 +95,81 @@ def test_the_triangle_step_finds_the_nearest_point_of_every_region():
     assert regions == {1, 2, 3}  # vertices, edges and faces all met
 
 
+def exact_vectors(points):
+    return [[Fraction(x) for x in p] for p in points]
+
+
+def dot(u, v):
+    return sum(x * y for x, y in zip(u, v))
+
+
+def test_the_triangle_step_with_exact_areas_sees_an_origin_picometres_beside_an_edge():
+    """Triangles 10 to 50 m across with the origin's projection up to 1e-11 m inside or
+    outside an edge, 0.1 nm to 1 um off the plane: Ericson's areas, differences of products
+    of the dot products, round at eps |w|^4 and can put it on the wrong side.  With the
+    support points given, the weights are those of the exact projection (rational
+    arithmetic on the same doubles), to 1e-12, zero for the far vertex when outside."""
+    rng = np.random.default_rng(21)
+    sides = set()
+    for _ in range(1000):
+        p = rng.normal(size=(3, 3)) * 10 ** rng.uniform(1, 1.7)
+        ab, ac = p[1] - p[0], p[2] - p[0]
+        n = np.cross(ab, ac)
+        if np.linalg.norm(n) < 0.1 * np.linalg.norm(ab) * np.linalg.norm(ac):
+            continue
+        inward = np.cross(n, ab)
+        side = rng.choice([-1.0, 1.0]) * 10 ** rng.uniform(-15, -11)
+        q = (p[0] + rng.uniform(0.1, 0.9) * ab + side * inward / np.linalg.norm(inward)
+             + 10 ** rng.uniform(-10, -6) * n / np.linalg.norm(n))
+        w = np.ascontiguousarray(np.roll(p - q, rng.integers(3), axis=0))  # any edge
+        supports = (w, np.zeros((1, 3)), np.arange(3), np.zeros(3, np.intp))
+        got = _closest_triangle(w, 0, 1, 2, supports)
+        # barycentric coordinates of the origin's projection on the plane, exactly (the
+        # side it falls on is that of the rounded points: rounding q moves it by 1e-14)
+        a, b, c = exact_vectors(w)
+        eb, ec = [y - x for x, y in zip(a, b)], [y - x for x, y in zip(a, c)]
+        gram = dot(eb, eb) * dot(ec, ec) - dot(eb, ec) ** 2
+        s_ = (-dot(eb, a) * dot(ec, ec) + dot(ec, a) * dot(eb, ec)) / gram
+        t_ = (-dot(ec, a) * dot(eb, eb) + dot(eb, a) * dot(eb, ec)) / gram
+        want = [1 - s_ - t_, s_, t_]
+        sides.add(min(want) > 0)
+        if min(want) > 0:
+            assert min(got) > 0.0
+        else:  # beyond an edge: its point nearest the origin
+            far = int(np.argmin(want))
+            i, k = (far + 1) % 3, (far + 2) % 3
+            p_i, e = exact_vectors(w)[i], [y - x for x, y in zip(a, b)]
+            e = [y - x for x, y in zip(p_i, exact_vectors(w)[k])]
+            u = -dot(e, p_i) / dot(e, e)
+            want[far], want[i], want[k] = 0, 1 - u, u
+            assert got[far] == 0.0
+        np.testing.assert_allclose(got, [float(x) for x in want], rtol=0.0, atol=1e-12)
+    assert sides == {True, False}
+
+
+def test_the_exact_line_point_is_the_origins_projection_to_a_few_eps():
+    """Segments between support points va[i] - vb[j] of coordinates up to 1 km, the origin
+    1 pm to 1 mm off their line: the projection against rational arithmetic on the exact
+    differences, to 4 eps of its length (the barycentric sum is off by eps |w|)."""
+    rng = np.random.default_rng(22)
+    for _ in range(1000):
+        offset = rng.uniform(-1e3, 1e3, 3)
+        va = rng.normal(size=(2, 3)) + offset
+        e = va[1] - va[0]
+        off = np.cross(e, rng.normal(size=3))
+        foot = va[0] + rng.uniform(-1, 2) * e
+        vb = (foot + 10 ** rng.uniform(-12, -3) * off / np.linalg.norm(off))[None]
+        ia, ib = np.arange(2), np.zeros(2, np.intp)
+        w = va - vb
+        got = np.array(_on_line_exact(w, (va, vb, ia, ib)))
+        w0, w1 = (np.array(exact_vectors(va))[k] - np.array(exact_vectors(vb))[0]
+                  for k in (0, 1))
+        ex = w1 - w0
+        want = w0 - ex * (dot(w0, ex) / dot(ex, ex))
+        size = float(dot(want, want)) ** 0.5
+        assert np.abs(got - np.array([float(x) for x in want])).max() <= 4 * 2 ** -52 * size
+
+
 def test_the_tetrahedron_step_finds_the_nearest_point_or_the_inside():
     """GJK's tetrahedron sub-step against plain geometry: the origin is inside when its
     barycentric coordinates (numpy's solve) are all positive, else the nearest point is the
@@ -136,6 +212,20 @@ def test_hull_tolerance_is_64_eps_of_the_largest_coordinate_plus_extent(size, of
         assert hull_tolerance(va, vb) == pytest.approx(expected, rel=1e-12, abs=0.0)
     va[0, 2] = np.inf
     assert np.isnan(hull_tolerance(va, vb))
+
+
+def test_a_box_tilted_nanometres_over_a_long_slab_is_as_far_as_its_lowest_corner():
+    """The Minkowski difference of a long slab and a box nearly parallel to it, nanometres
+    apart, is nearly flat for tens of metres.  Rounding of the simplex's closest point turns
+    the search direction by eps |w| / |v|, enough to pick supports across the flat stretch
+    and stop far from converged (distances up to 1e5 tolerances, 1 um, too long).  The
+    distance is the lowest corner's height over the slab, within 16 tolerances."""
+    rng = np.random.default_rng(12)
+    for g, _, _, slab, box, _ in boxes_tilted_over_slabs(rng, 400):
+        for va, vb in ((slab, box), (box, slab)):
+            d, pa, pb = gjk_distance(va, vb)
+            assert abs(d - g) <= 16 * hull_tolerance(va, vb), (d, g)
+            assert np.linalg.norm(pa - pb) == pytest.approx(d, rel=1e-6, abs=1e-12)
 
 
 def test_micro_hulls_a_femtometre_apart_are_apart():

@@ -22,9 +22,9 @@ import shapely
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
 from collision_monitor.geometry3d.manifold import _square_to_edges
-from shapes import (box_corners, boxes_apart_along_parallel_edges, CUBE, hull,
-                    point_sets_apart, qp_closest, qp_distance, random_convex, resting_pairs,
-                    ROOF, touching_shift, wedge_over_ridge)
+from shapes import (box_corners, boxes_apart_along_parallel_edges, boxes_tilted_over_slabs,
+                    CUBE, hull, point_sets_apart, qp_closest, qp_distance, random_convex,
+                    resting_pairs, ROOF, touching_shift, wedge_over_ridge)
 
 
 def test_face_face_resting_contact_manifold():
@@ -291,6 +291,31 @@ def test_a_box_resting_nanometres_above_a_long_one_touches_over_its_whole_face()
         assert point_sets_apart(points, expected) < 1e-11
         assert np.abs(normal - turn[:, 2]).max() < 1e-12
         assert depth == 0.0
+
+
+def test_a_box_tilted_nanometres_over_a_long_slab_touches_at_its_corners_in_the_band():
+    """A box turned 1e-12 to 1e-3 rad, its lowest corner 0.1 nm to 10 um over a slab 1 to
+    100 m long: the manifold is the box's bottom corners within eps of the mid-plane (half
+    the gap up), on it, with the slab's normal.  GJK's distance, nanometres over a nearly
+    flat Minkowski difference, must be right to tolerances: too long, it made the axis plane
+    seem to lean (one point), or put the bodies beyond eps (none)."""
+    rng = np.random.default_rng(13)
+    checked = 0
+    for g, turn, shift, slab, box, bottom in boxes_tilted_over_slabs(rng, 300):
+        eps = g * rng.choice([1.5, 3.0, 30.0])
+        above = bottom[:, 2] - g / 2  # over the mid-plane
+        if np.any(np.abs(above - eps) < 0.2 * eps):
+            continue  # a corner at the band's edge: in or out is rounding's call
+        got = contact_manifold(*hull(slab), *hull(box), eps)
+        assert got is not None, g
+        points, normal, depth = got
+        corners = bottom[above <= eps]
+        corners[:, 2] = g / 2
+        assert len(points) == len(corners), (g, len(points), len(corners))
+        assert point_sets_apart(points, corners @ turn.T + shift) < 1e-9
+        assert np.abs(normal - turn[:, 2]).max() < 1e-9 and depth == 0.0
+        checked += 1
+    assert checked > 200
 
 
 def test_long_boxes_nanometres_apart_along_parallel_edges_touch_along_the_overlap():

@@ -25,6 +25,7 @@ import numpy as np
 
 from .validation import as_points3
 from ..kernels.constants import call_parallel, DBL_EPS, jit
+from ..kernels.double_double import difference_of_products, two_sum
 
 MAX_ITER = 128
 FLAT = 64.0 * DBL_EPS
@@ -44,11 +45,17 @@ def _support(points, dx, dy, dz):
 
 
 @jit
-def _closest_triangle(w, a, b, c):
+def _closest_triangle(w, a, b, c, supports=None):
     """Barycentric weights of the point of triangle w[a] w[b] w[c] closest to the origin.
 
     Ericson's Voronoi-region walk (RTCD 5.1.5) with the query point at the origin, in
-    scalars: no temporary arrays.
+    scalars: no temporary arrays.  Its three areas (the origin's barycentric coordinates in
+    the triangle's plane times |n|^2, n = ab x ac) are differences of products of the dot
+    products d1..d6, which round at eps |w|^4.  Nanometres from a long, nearly flat stretch
+    of the Minkowski difference that rounding can put the origin's projection beyond an edge
+    it lies inside.  Given ``supports = (va, vb, ia, ib)`` (w[k] = va[ia[k]] - vb[ib[k]]),
+    the areas are n . (w_a x w_b) and its turns instead, each cross product from
+    `_cross_exact`; without it numba compiles the walk with the cheap areas alone.
     """
     abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
     acx, acy, acz = w[c, 0] - w[a, 0], w[c, 1] - w[a, 1], w[c, 2] - w[a, 2]
@@ -60,7 +67,10 @@ def _closest_triangle(w, a, b, c):
     d4 = -(acx * w[b, 0] + acy * w[b, 1] + acz * w[b, 2])
     if d3 >= 0.0 and d4 <= d3:
         return 0.0, 1.0, 0.0
-    vc = d1 * d4 - d3 * d2
+    nx = aby * acz - abz * acy
+    ny = abz * acx - abx * acz
+    nz = abx * acy - aby * acx
+    vc = d1 * d4 - d3 * d2 if supports is None else _area(nx, ny, nz, supports, a, b)
     if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         v = d1 / (d1 - d3)
         return 1.0 - v, v, 0.0
@@ -68,22 +78,85 @@ def _closest_triangle(w, a, b, c):
     d6 = -(acx * w[c, 0] + acy * w[c, 1] + acz * w[c, 2])
     if d6 >= 0.0 and d5 <= d6:
         return 0.0, 0.0, 1.0
-    vb = d5 * d2 - d1 * d6
-    if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
+    ub = d5 * d2 - d1 * d6 if supports is None else _area(nx, ny, nz, supports, c, a)
+    if ub <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
         t = d2 / (d2 - d6)
         return 1.0 - t, 0.0, t
-    va = d3 * d6 - d5 * d4
-    if va <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
+    ua = d3 * d6 - d5 * d4 if supports is None else _area(nx, ny, nz, supports, b, c)
+    if ua <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
         t = (d4 - d3) / ((d4 - d3) + (d5 - d6))
         return 0.0, 1.0 - t, t
-    denom = 1.0 / (va + vb + vc)
-    v = vb * denom
-    t = vc * denom
-    return 1.0 - v - t, v, t
+    denom = 1.0 / (ua + ub + vc)
+    return ua * denom, ub * denom, vc * denom
 
 
 @jit
-def _closest_tetrahedron(w):
+def _cross_exact(va, vb, ia, ib, p, q):
+    """w_p x w_q for support points w_k = va[ia[k]] - vb[ib[k]], each component rounded once
+    from double-double arithmetic on the exact differences of the vertices."""
+    px, pxl = two_sum(va[ia[p], 0], -vb[ib[p], 0])
+    py, pyl = two_sum(va[ia[p], 1], -vb[ib[p], 1])
+    pz, pzl = two_sum(va[ia[p], 2], -vb[ib[p], 2])
+    qx, qxl = two_sum(va[ia[q], 0], -vb[ib[q], 0])
+    qy, qyl = two_sum(va[ia[q], 1], -vb[ib[q], 1])
+    qz, qzl = two_sum(va[ia[q], 2], -vb[ib[q], 2])
+    return (difference_of_products(py, pyl, qz, qzl, pz, pzl, qy, qyl),
+            difference_of_products(pz, pzl, qx, qxl, px, pxl, qz, qzl),
+            difference_of_products(px, pxl, qy, qyl, py, pyl, qx, qxl))
+
+
+@jit
+def _area(nx, ny, nz, supports, p, q):
+    """n . (w_p x w_q), the cross product from `_cross_exact`."""
+    x, y, z = _cross_exact(*supports, p, q)
+    return nx * x + ny * y + nz * z
+
+
+@jit
+def _on_line_exact(w, supports):
+    """The origin's projection onto the line through support points w[0] and w[1], to a
+    relative error of a few eps: ``e x (w0 x w1) / |e|^2`` with e = w1 - w0 and w0 x w1
+    from `_cross_exact` (w0 x w1 = w0 x e, of size |v| |e|; e's rounding moves the result
+    by eps |v|).
+
+    The barycentric sum w0 + t e carries an error of eps |w|, which turns the search
+    direction by eps |w| / |v|: nanometres from a long, nearly flat stretch of the Minkowski
+    difference, the supports along it can be points of the segment again.
+    """
+    cx, cy, cz = _cross_exact(*supports, 0, 1)
+    ex, ey, ez = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
+    ee = ex * ex + ey * ey + ez * ez
+    return (ey * cz - ez * cy) / ee, (ez * cx - ex * cz) / ee, (ex * cy - ey * cx) / ee
+
+
+@jit
+def _on_normal(w, vx, vy, vz):
+    """The origin's projection onto the plane of triangle w[0] w[1] w[2]: ``(n . w0) n`` for
+    the unit normal n = (w1 - w0) x (w2 - w0) / |...|; (vx, vy, vz) for a triangle flat to
+    rounding (|n| <= 64 eps |w1 - w0| |w2 - w0|, as in `_origin_outside`).
+
+    That projection is the closest point of a triangle holding it inside, which the
+    barycentric sum (vx, vy, vz) gives in exact arithmetic.  In floating point the sum
+    carries an error of eps |w|, which turns the search direction by eps |w| / |v|: for
+    hulls tens of metres long nanometres apart, 1e-6 rad, enough to pick supports on the
+    wrong side of a long face.  The normal is a cross product of edges, right to eps
+    whatever |v|.
+    """
+    abx, aby, abz = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
+    acx, acy, acz = w[2, 0] - w[0, 0], w[2, 1] - w[0, 1], w[2, 2] - w[0, 2]
+    nx = aby * acz - abz * acy
+    ny = abz * acx - abx * acz
+    nz = abx * acy - aby * acx
+    nn = nx * nx + ny * ny + nz * nz
+    if nn <= FLAT * FLAT * ((abx * abx + aby * aby + abz * abz)
+                            * (acx * acx + acy * acy + acz * acz)):
+        return vx, vy, vz
+    h = (nx * w[0, 0] + ny * w[0, 1] + nz * w[0, 2]) / nn
+    return h * nx, h * ny, h * nz
+
+
+@jit
+def _closest_tetrahedron(w, supports=None):
     """``(inside, l0, l1, l2, l3)``: whether the origin is inside tetrahedron w[0..3], else
     the barycentric weights of its point closest to the origin (on the nearest of the faces
     that the origin lies beyond)."""
@@ -96,7 +169,7 @@ def _closest_tetrahedron(w):
         if not _origin_outside(w, a, b, c, d):
             continue
         inside = False
-        u0, u1, u2 = _closest_triangle(w, a, b, c)
+        u0, u1, u2 = _closest_triangle(w, a, b, c, supports)
         qx = u0 * w[a, 0] + u1 * w[b, 0] + u2 * w[c, 0]
         qy = u0 * w[a, 1] + u1 * w[b, 1] + u2 * w[c, 1]
         qz = u0 * w[a, 2] + u1 * w[b, 2] + u2 * w[c, 2]
@@ -166,6 +239,14 @@ def gjk_kernel(va, vb):
     The simplex (at most 4 support points, their vertex indices in a and b, and their
     barycentric weights) lives in four small arrays allocated once per call; every iteration
     works in scalars.
+
+    Near a long, nearly flat stretch of the Minkowski difference (long faces nearly parallel
+    and nanometres apart) the rounding of the simplex's closest point v turns the search
+    direction by eps |w| / |v|, and supports on the wrong side of the flat stretch end the
+    search far from converged.  So a triangle's point is its plane's (`_on_normal`); a
+    support point dropped at once is weighed again with exact areas (`_closest_triangle`);
+    and a segment that makes no progress gets its point exact (`_on_line_exact`) before the
+    search stops.  Only the first costs anything on the common path.
     """
     tol = hull_tolerance(va, vb)
     if not tol == tol:
@@ -182,6 +263,7 @@ def gjk_kernel(va, vb):
     n = 1
     vx, vy, vz = w[0, 0], w[0, 1], w[0, 2]
     inside = False
+    exact_line = False
     for _ in range(MAX_ITER):
         vv = vx * vx + vy * vy + vz * vz
         if vv <= tol * tol:
@@ -198,8 +280,12 @@ def gjk_kernel(va, vb):
         for k in range(n):
             if ia[k] == ka and ib[k] == kb:
                 duplicate = True
-        if duplicate:
-            break
+        if duplicate:  # no progress in floating point: see below
+            if n != 2 or exact_line:
+                break
+            vx, vy, vz = _on_line_exact(w, (va, vb, ia, ib))
+            exact_line = True
+            continue
         ia[n] = ka
         ib[n] = kb
         w[n, 0] = nx
@@ -220,6 +306,18 @@ def gjk_kernel(va, vb):
             inside, lam[0], lam[1], lam[2], lam[3] = _closest_tetrahedron(w)
             if inside:
                 break
+        # In exact arithmetic a new support point past the progress test holds weight in
+        # the new closest point: dropped, it was rounding.  Once more with exact areas.
+        stalled = lam[n - 1] <= 0.0
+        if stalled and n > 2:
+            if n == 3:
+                lam[0], lam[1], lam[2] = _closest_triangle(w, 0, 1, 2, (va, vb, ia, ib))
+            else:
+                inside, lam[0], lam[1], lam[2], lam[3] = _closest_tetrahedron(
+                    w, (va, vb, ia, ib))
+                if inside:
+                    break
+            stalled = lam[n - 1] <= 0.0
         # keep only the support of the closest point, in place
         m = 0
         vx = vy = vz = 0.0
@@ -235,6 +333,17 @@ def gjk_kernel(va, vb):
                 vz += lam[m] * w[m, 2]
                 m += 1
         n = m
+        if n == 3:
+            vx, vy, vz = _on_normal(w, vx, vy, vz)
+        # No progress in floating point (a support dropped, or one already held).  A
+        # segment's v can point the wrong way by rounding: once more with it exact, else stop.
+        if not stalled:
+            exact_line = False
+        elif n == 2 and not exact_line:
+            vx, vy, vz = _on_line_exact(w, (va, vb, ia, ib))
+            exact_line = True
+        else:
+            break
     if inside:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True
     pax = pay = paz = pbx = pby = pbz = 0.0

@@ -15,8 +15,8 @@
 
 Planar geometry (`geometry2d`), the broad phase (`broadphase`), the per-tick placement and
 narrow phase (`narrowphase`), rigid-body vertex kinematics and swept boxes (`kinematics`),
-pose histories (`motion`), polynomial roots (`polyroots`), time of collision (`toi`) and when
-contacts began (`lookback`), with
+pose histories (`motion`), polynomial roots (`polyroots`), time of collision (`toi`), when
+contacts began (`lookback`) and double-double arithmetic (`double_double`), with
 the types, tolerances and JIT policy of all of them in `constants`.  Nothing here imports
 anything above it.
 """
