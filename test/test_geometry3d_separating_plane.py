@@ -35,6 +35,11 @@ def test_gjk_and_separating_plane_match_references(seed):
     assert convex_polyhedra_intersect(va, vb) == meet
     plane = separating_plane(va, fa, vb, fb)
     assert (plane.distance <= 1e-9) == meet
+    # the point: a's vertex farthest along the normal, moved half the gap along it
+    heights = va @ plane.normal
+    base = plane.point - plane.distance / 2 * plane.normal
+    assert np.abs(va - base).max(axis=1).min() <= 1e-12
+    assert base @ plane.normal == pytest.approx(heights.max(), abs=1e-12)
     if not meet:
         ref = qp_distance(va, vb)
         assert dist == pytest.approx(ref, abs=1e-6)

@@ -30,8 +30,8 @@ class SeparatingPlane(NamedTuple):
 
     ``distance`` is the gap between a's farthest point and b's nearest along the normal:
     positive when separated, zero when touching, minus the penetration depth otherwise.
-    ``point`` lies on the mid-plane, half the gap beyond a.  ``kind`` says where the plane
-    comes from: 'face_a', 'face_b' or 'edge_edge'.
+    ``point`` is a's vertex farthest along the normal moved half the gap along it, onto the
+    mid-plane.  ``kind`` says where the plane comes from: 'face_a', 'face_b' or 'edge_edge'.
     """
 
     distance: float
@@ -319,8 +319,8 @@ def separating_plane_kernel(a, b, tol, stop_above):
 
 @jit
 def plane_through_gap(a, b, tol, stop_above):
-    """`separating_plane_kernel` and a point on the mid-plane: a's support plane moved half
-    the gap towards b.  Returns ``(gap, px, py, pz, nx, ny, nz, kind)``."""
+    """`separating_plane_kernel` and a point on the mid-plane: a's vertex farthest along the
+    normal moved half the gap towards b.  Returns ``(gap, px, py, pz, nx, ny, nz, kind)``."""
     gap, amax, nx, ny, nz, kind = separating_plane_kernel(a, b, tol, stop_above)
     va = a[0]
     top = -np.inf
