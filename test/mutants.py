@@ -136,6 +136,7 @@ TARGETS = {
     'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
     'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
     'kernels/lookback.py': ['test/test_world.py'],
+    'kernels/double_double.py': ['test/test_double_double.py', 'test/test_geometry3d_gjk.py'],
     'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
                                'test/test_world.py'],
     **{f'kernels/geometry2d/{m}.py': _kernels_2d(m)
