@@ -55,7 +55,10 @@ def _closest_triangle(w, a, b, c, supports=None):
     of the Minkowski difference that rounding can put the origin's projection beyond an edge
     it lies inside.  Given ``supports = (va, vb, ia, ib)`` (w[k] = va[ia[k]] - vb[ib[k]]),
     the areas are n . (w_a x w_b) and its turns instead, each cross product from
-    `_cross_exact`; without it numba compiles the walk with the cheap areas alone.
+    `_cross_exact`; without it numba compiles the walk with the cheap areas alone.  A
+    triangle flat to rounding (|n| <= 64 eps |ab| |ac|, as in `_origin_outside`) is a
+    segment: its point is the nearest of its edges' (`_nearest_edge`), not the face's,
+    whose weights divide by rounding.
     """
     abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
     acx, acy, acz = w[c, 0] - w[a, 0], w[c, 1] - w[a, 1], w[c, 2] - w[a, 2]
@@ -86,8 +89,33 @@ def _closest_triangle(w, a, b, c, supports=None):
     if ua <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
         t = (d4 - d3) / ((d4 - d3) + (d5 - d6))
         return 0.0, 1.0 - t, t
+    if nx * nx + ny * ny + nz * nz <= FLAT * FLAT * (
+            (abx * abx + aby * aby + abz * abz) * (acx * acx + acy * acy + acz * acz)):
+        return _nearest_edge(w, a, b, c)
     denom = 1.0 / (ua + ub + vc)
     return ua * denom, ub * denom, vc * denom
+
+
+@jit
+def _nearest_edge(w, a, b, c):
+    """Barycentric weights of the point nearest the origin on the edges of triangle w[a]
+    w[b] w[c]: the triangle's nearest point when it is flat to rounding (a segment), where
+    the face weights divide by its area squared, which is rounding."""
+    best = np.inf
+    l0 = l1 = l2 = 0.0
+    for e in range(3):
+        p, q = (a, b) if e == 0 else ((b, c) if e == 1 else (c, a))
+        ex, ey, ez = w[q, 0] - w[p, 0], w[q, 1] - w[p, 1], w[q, 2] - w[p, 2]
+        t = -(w[p, 0] * ex + w[p, 1] * ey + w[p, 2] * ez) / max(ex * ex + ey * ey + ez * ez,
+                                                                1e-300)
+        t = min(1.0, max(0.0, t))
+        x, y, z = w[p, 0] + t * ex, w[p, 1] + t * ey, w[p, 2] + t * ez
+        dist = x * x + y * y + z * z
+        if dist < best:
+            best = dist
+            l0, l1, l2 = (1.0 - t, t, 0.0) if e == 0 else (
+                (0.0, 1.0 - t, t) if e == 1 else (t, 0.0, 1.0 - t))
+    return l0, l1, l2
 
 
 @jit
@@ -130,28 +158,23 @@ def _on_line_exact(w, supports):
 
 
 @jit
-def _on_normal(w, vx, vy, vz):
+def _on_normal(w):
     """The origin's projection onto the plane of triangle w[0] w[1] w[2]: ``(n . w0) n`` for
-    the unit normal n = (w1 - w0) x (w2 - w0) / |...|; (vx, vy, vz) for a triangle flat to
-    rounding (|n| <= 64 eps |w1 - w0| |w2 - w0|, as in `_origin_outside`).
+    the unit normal n = (w1 - w0) x (w2 - w0) / |...|.
 
-    That projection is the closest point of a triangle holding it inside, which the
-    barycentric sum (vx, vy, vz) gives in exact arithmetic.  In floating point the sum
-    carries an error of eps |w|, which turns the search direction by eps |w| / |v|: for
-    hulls tens of metres long nanometres apart, 1e-6 rad, enough to pick supports on the
-    wrong side of a long face.  The normal is a cross product of edges, right to eps
-    whatever |v|.
+    That projection is the closest point of a triangle holding it inside (never flat to
+    rounding: `_closest_triangle` gives a flat one's point on an edge), which the
+    barycentric sum gives in exact arithmetic.  In floating point the sum carries an error
+    of eps |w|, which turns the search direction by eps |w| / |v|: for hulls tens of metres
+    long nanometres apart, 1e-6 rad, enough to pick supports on the wrong side of a long
+    face.  The normal is a cross product of edges, right to eps whatever |v|.
     """
     abx, aby, abz = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
     acx, acy, acz = w[2, 0] - w[0, 0], w[2, 1] - w[0, 1], w[2, 2] - w[0, 2]
     nx = aby * acz - abz * acy
     ny = abz * acx - abx * acz
     nz = abx * acy - aby * acx
-    nn = nx * nx + ny * ny + nz * nz
-    if nn <= FLAT * FLAT * ((abx * abx + aby * aby + abz * abz)
-                            * (acx * acx + acy * acy + acz * acz)):
-        return vx, vy, vz
-    h = (nx * w[0, 0] + ny * w[0, 1] + nz * w[0, 2]) / nn
+    h = (nx * w[0, 0] + ny * w[0, 1] + nz * w[0, 2]) / (nx * nx + ny * ny + nz * nz)
     return h * nx, h * ny, h * nz
 
 
@@ -335,7 +358,7 @@ def gjk_kernel(va, vb):
                 m += 1
         n = m
         if n == 3:
-            vx, vy, vz = _on_normal(w, vx, vy, vz)
+            vx, vy, vz = _on_normal(w)
         # No progress in floating point (a support dropped, or one already held).  A
         # segment's v can point the wrong way by rounding: once per search it is taken
         # exact, else the search stops.
