@@ -24,7 +24,7 @@ carry over to the witness points on A and B.
 import numpy as np
 
 from .validation import as_points3
-from ..kernels.constants import call_parallel, DBL_EPS, jit
+from ..kernels.constants import call_parallel, DBL_EPS, jit, jit_inline
 from ..kernels.double_double import difference_of_products, two_sum
 
 MAX_ITER = 128
@@ -96,6 +96,15 @@ def _closest_triangle(w, a, b, c, supports=None):
     return ua * denom, ub * denom, vc * denom
 
 
+@jit_inline
+def _segment_weight(w, p, q):
+    """t in [0, 1] of the point w[p] + t (w[q] - w[p]) of a segment nearest the origin."""
+    ex, ey, ez = w[q, 0] - w[p, 0], w[q, 1] - w[p, 1], w[q, 2] - w[p, 2]
+    t = -(w[p, 0] * ex + w[p, 1] * ey + w[p, 2] * ez) / max(ex * ex + ey * ey + ez * ez,
+                                                            1e-300)
+    return min(1.0, max(0.0, t))
+
+
 @jit
 def _nearest_edge(w, a, b, c):
     """Barycentric weights of the point nearest the origin on the edges of triangle w[a]
@@ -105,11 +114,10 @@ def _nearest_edge(w, a, b, c):
     l0 = l1 = l2 = 0.0
     for e in range(3):
         p, q = (a, b) if e == 0 else ((b, c) if e == 1 else (c, a))
-        ex, ey, ez = w[q, 0] - w[p, 0], w[q, 1] - w[p, 1], w[q, 2] - w[p, 2]
-        t = -(w[p, 0] * ex + w[p, 1] * ey + w[p, 2] * ez) / max(ex * ex + ey * ey + ez * ez,
-                                                                1e-300)
-        t = min(1.0, max(0.0, t))
-        x, y, z = w[p, 0] + t * ex, w[p, 1] + t * ey, w[p, 2] + t * ez
+        t = _segment_weight(w, p, q)
+        x = w[p, 0] + t * (w[q, 0] - w[p, 0])
+        y = w[p, 1] + t * (w[q, 1] - w[p, 1])
+        z = w[p, 2] + t * (w[q, 2] - w[p, 2])
         dist = x * x + y * y + z * z
         if dist < best:
             best = dist
@@ -318,10 +326,7 @@ def gjk_kernel(va, vb):
         n += 1
         # barycentric weights of the simplex point closest to the origin
         if n == 2:
-            ex, ey, ez = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
-            t = -(w[0, 0] * ex + w[0, 1] * ey + w[0, 2] * ez) / max(ex * ex + ey * ey
-                                                                    + ez * ez, 1e-300)
-            t = min(1.0, max(0.0, t))
+            t = _segment_weight(w, 0, 1)
             lam[0] = 1.0 - t
             lam[1] = t
         elif n == 3:
