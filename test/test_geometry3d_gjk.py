@@ -228,6 +228,24 @@ def test_a_box_tilted_nanometres_over_a_long_slab_is_as_far_as_its_lowest_corner
             assert np.linalg.norm(pa - pb) == pytest.approx(d, rel=1e-6, abs=1e-12)
 
 
+def test_a_segment_and_a_point_are_as_far_as_the_clamped_projection():
+    """Two points and one: the segment's point nearest the other is its clamped projection
+    (numpy), both ways round.  The search starts at the segment's first end or at the point;
+    where the next support (the other end) is the answer, the projection falls beyond it,
+    which the segment step must clamp."""
+    rng = np.random.default_rng(15)
+    beyond = 0
+    for _ in range(500):
+        seg, point = rng.normal(size=(2, 3)), rng.normal(size=(1, 3))
+        e = seg[1] - seg[0]
+        t = (point[0] - seg[0]) @ e / (e @ e)
+        beyond += not 0.0 <= t <= 1.0  # nearest an end
+        want = np.linalg.norm(seg[0] + np.clip(t, 0.0, 1.0) * e - point[0])
+        for va, vb in ((seg, point), (point, seg[::-1])):
+            assert gjk_distance(va, vb)[0] == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert beyond > 150
+
+
 def test_a_point_beside_a_needle_is_as_far_as_from_its_axis():
     """5 to 12 points on one line (a needle: its hull is a segment) and a point 1 nm to 1 m
     beside it, off its middle.  A triangle of support points on the needle is flat to
