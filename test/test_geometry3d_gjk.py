@@ -126,7 +126,8 @@ def test_the_triangle_step_with_exact_areas_sees_an_origin_picometres_beside_an_
         got = _closest_triangle(w, 0, 1, 2, supports)
         # barycentric coordinates of the origin's projection on the plane, exactly (the
         # side it falls on is that of the rounded points: rounding q moves it by 1e-14)
-        a, b, c = exact_vectors(w)
+        points = exact_vectors(w)
+        a, b, c = points
         eb, ec = [y - x for x, y in zip(a, b)], [y - x for x, y in zip(a, c)]
         gram = dot(eb, eb) * dot(ec, ec) - dot(eb, ec) ** 2
         s_ = (-dot(eb, a) * dot(ec, ec) + dot(ec, a) * dot(eb, ec)) / gram
@@ -138,9 +139,8 @@ def test_the_triangle_step_with_exact_areas_sees_an_origin_picometres_beside_an_
         else:  # beyond an edge: its point nearest the origin
             far = int(np.argmin(want))
             i, k = (far + 1) % 3, (far + 2) % 3
-            p_i, e = exact_vectors(w)[i], [y - x for x, y in zip(a, b)]
-            e = [y - x for x, y in zip(p_i, exact_vectors(w)[k])]
-            u = -dot(e, p_i) / dot(e, e)
+            e = [y - x for x, y in zip(points[i], points[k])]
+            u = -dot(e, points[i]) / dot(e, e)
             want[far], want[i], want[k] = 0, 1 - u, u
             assert got[far] == 0.0
         np.testing.assert_allclose(got, [float(x) for x in want], rtol=0.0, atol=1e-12)
