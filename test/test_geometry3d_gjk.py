@@ -23,7 +23,8 @@ from scipy.spatial import ConvexHull
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
 from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
-                                              _on_line_exact, _origin_outside, hull_tolerance)
+                                              _nearest_edge, _on_line_exact, _origin_outside,
+                                              hull_tolerance)
 from shapes import boxes_tilted_over_slabs, qp_distance, resting_pairs
 
 
@@ -60,6 +61,12 @@ def test_gjk_refuses_non_finite_input_and_names_a_wrong_shape():
         gjk_distance_batch(pts[None], bad[None])
 
 
+def nearest_on_segment(u, v):
+    """The point of segment u-v nearest the origin: the clamped projection."""
+    e = v - u
+    return u + np.clip(-(u @ e) / (e @ e), 0.0, 1.0) * e
+
+
 def nearest_to_origin(tri):
     """The triangle's point nearest the origin, by plain geometry: the origin's projection
     on the plane when it falls inside, else the nearest of the three edges' clamped
@@ -70,9 +77,7 @@ def nearest_to_origin(tri):
     # barycentric coordinates of p from the two edge vectors (least squares, exact here)
     st = np.linalg.lstsq(np.column_stack([b - a, c - a]), p - a, rcond=None)[0]
     candidates = [p] if st.min() >= 0.0 and st.sum() <= 1.0 else []
-    for u, v in ((a, b), (b, c), (c, a)):
-        t = np.clip(-(u @ (v - u)) / ((v - u) @ (v - u)), 0.0, 1.0)
-        candidates.append(u + t * (v - u))
+    candidates += [nearest_on_segment(u, v) for u, v in ((a, b), (b, c), (c, a))]
     return min(candidates, key=np.linalg.norm)
 
 
@@ -93,6 +98,30 @@ def test_the_triangle_step_finds_the_nearest_point_of_every_region():
         np.testing.assert_allclose(got, want, atol=1e-9 * (1.0 + np.abs(tri).max()))
         regions.add(int((weights > 1e-12).sum()))
     assert regions == {1, 2, 3}  # vertices, edges and faces all met
+
+
+def test_the_flat_triangle_step_gives_the_nearest_point_of_the_edges():
+    """`_nearest_edge` (the step of a triangle flat to rounding) against the nearest of the
+    three edges' clamped projections (numpy), on triangles flat or not, the rows taken in
+    every order: barycentric weights of the rows it names, each edge the winner."""
+    rng = np.random.default_rng(16)
+    winners = set()
+    for _ in range(600):
+        rows = rng.normal(size=(3, 3)) + rng.normal(size=3) * rng.choice([0.0, 1.0, 3.0])
+        if rng.random() < 0.5:  # flat: the third point on the line of the first two
+            rows[2] = rows[0] + rng.uniform(-2, 2) * (rows[1] - rows[0])
+        a, b, c = rng.permutation(3)
+        nearest = [nearest_on_segment(rows[u], rows[v]) for u, v in ((a, b), (b, c), (c, a))]
+        gaps = np.linalg.norm(nearest, axis=1)
+        best = int(np.argmin(gaps))
+        weights = np.array(_nearest_edge(rows, a, b, c))
+        assert weights.min() >= 0.0 and weights.sum() == pytest.approx(1.0, abs=1e-12)
+        got = weights @ rows[[a, b, c]]
+        assert np.linalg.norm(got) == pytest.approx(gaps[best], rel=1e-12, abs=1e-12)
+        if np.sort(gaps)[1] > gaps[best] + 1e-6:  # one nearest edge: its point
+            np.testing.assert_allclose(got, nearest[best], atol=1e-9)
+            winners.add(best)
+    assert winners == {0, 1, 2}
 
 
 def exact_vectors(points):
