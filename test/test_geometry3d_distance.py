@@ -76,6 +76,34 @@ def test_parallel_segments_are_apart_by_their_offset_and_their_gap(angle):
         assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=1e-12)
 
 
+def test_segments_and_lines_at_a_small_angle_are_as_far_as_the_lines():
+    """Segments of 1 cm to 100 m, either much the longer, at 1e-9 to 0.3 rad to each other,
+    whose lines pass h apart through points inside both: the distance is h, for the
+    segments and for their lines, within 45 eps of the segments' size, and the closest
+    points are that far apart (where they lie along the segments is ill-conditioned).  The
+    dot products' normal equations put each parameter off on its own: up to 49 um for
+    segments 50 m long 8e-6 rad apart, and below 1.2e-7 rad the lines were taken as
+    parallel."""
+    rng = np.random.default_rng(8)
+    for _ in range(400):
+        u, v = orthonormal_pair(rng)
+        angle = 10 ** rng.uniform(-9, -0.5)
+        d1 = 10 ** rng.uniform(-2, 2) * u
+        d2 = 10 ** rng.uniform(-2, 2) * (np.cos(angle) * u + np.sin(angle) * v)
+        normal = np.cross(u, v)
+        s0, t0 = rng.uniform(0.1, 0.9, 2)
+        h = rng.choice([0.0, 10 ** rng.uniform(-9, 0)])
+        base = rng.normal(size=3)
+        p1, p2 = base - s0 * d1, base + h * normal - t0 * d2
+        dist, c1, c2 = segment_distance(p1, p1 + d1, p2, p2 + d2)
+        scale = 1e-14 * (1.0 + np.linalg.norm(d1) + np.linalg.norm(d2))
+        assert dist == pytest.approx(h, abs=scale)
+        assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=scale)
+        dist, c1, c2 = line_line_closest(p1, d1, p2, d2)
+        assert dist == pytest.approx(h, abs=scale)
+        assert np.linalg.norm(c1 - c2) == pytest.approx(dist, abs=scale)
+
+
 def test_a_point_beyond_either_end_of_a_segment_is_as_far_as_that_end():
     """A zero-length segment (a point) against a segment, in both orders: beyond an end the
     closest point is that end; alongside, the foot of the perpendicular."""
