@@ -45,6 +45,16 @@ def test_segment_distance_parallel_and_zero_length():
     assert d == pytest.approx(2.0)
 
 
+def test_perpendicular_unit_segments_one_over_the_other():
+    """1 m long along x and along y, 1 m apart in z, crossing over their middles (|d1 x d2|
+    = 1): the closest points are the middles, for the segments and for their lines."""
+    p1, q1, p2, q2 = [-0.5, 0, 0], [0.5, 0, 0], [0, -0.5, 1], [0, 0.5, 1]
+    for dist, c1, c2 in (segment_distance(p1, q1, p2, q2),
+                         line_line_closest(p1, [1, 0, 0], p2, [0, 1, 0])):
+        assert dist == 1.0
+        assert np.array_equal(c1, [0, 0, 0]) and np.array_equal(c2, [0, 0, 1])
+
+
 def orthonormal_pair(rng):
     """Two random orthogonal unit vectors."""
     u = rng.normal(size=3)
