@@ -13,6 +13,8 @@
 # limitations under the License.
 """Segment and line distances against brute force."""
 
+from fractions import Fraction
+
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
@@ -129,6 +131,58 @@ def test_a_point_beyond_either_end_of_a_segment_is_as_far_as_that_end():
             dist, c1, c2 = segment_distance(*args)
             assert dist == pytest.approx(np.linalg.norm(point - nearest), abs=1e-12)
             assert np.allclose(c1 if args[0] is p else c2, nearest, atol=1e-12)
+
+
+def exact_segment_distance(p1, q1, p2, q2):
+    """The segments' distance from rational arithmetic on the given doubles: the least
+    squared gap of the lines' solution (when inside [0, 1]^2) and the four endpoints'
+    clamped projections, each exact; one rounding at the end."""
+    p1, q1, p2, q2 = ([Fraction(float(x)) for x in v] for v in (p1, q1, p2, q2))
+    d1, d2, r = ([a - b for a, b in zip(u, v)] for u, v in ((q1, p1), (q2, p2), (p1, p2)))
+
+    def dot(u, v):
+        return sum(a * b for a, b in zip(u, v))
+
+    def gap2(s, t):
+        return sum((ri + s * ai - t * bi) ** 2 for ri, ai, bi in zip(r, d1, d2))
+
+    def clamp(x):
+        return min(Fraction(1), max(Fraction(0), x))
+
+    a, b, c, e, f = dot(d1, d1), dot(d1, d2), dot(d1, r), dot(d2, d2), dot(d2, r)
+    gaps = [gap2(Fraction(k), clamp((b * k + f) / e) if e else Fraction(0)) for k in (0, 1)]
+    gaps += [gap2(clamp((b * k - c) / a) if a else Fraction(0), Fraction(k)) for k in (0, 1)]
+    den = a * e - b * b
+    if den:
+        s, t = (b * f - c * e) / den, (a * f - b * c) / den
+        if 0 <= s <= 1 and 0 <= t <= 1:
+            gaps.append(gap2(s, t))
+    return float(min(gaps)) ** 0.5
+
+
+def test_segment_distance_against_rational_arithmetic():
+    """Random segments of 1 cm to 100 m, nearly parallel ones (1e-12 to 1e-2 rad, their
+    lines crossing or passing up to 1 m apart anywhere along them), exactly parallel ones and
+    points, near the origin or 1 km from it: within 2 eps of the largest coordinate."""
+    rng = np.random.default_rng(10)
+    for k in range(800):
+        shift = rng.choice([0.0, 1e3]) * rng.normal(size=3)
+        if k % 4 == 0:
+            p1, q1, p2, q2 = rng.normal(size=(4, 3)) * 10 ** rng.uniform(-2, 2) + shift
+        else:
+            u, v = orthonormal_pair(rng)
+            angle = 0.0 if k % 4 == 3 else 10 ** rng.uniform(-12, -2)
+            w = np.cos(angle) * u + np.sin(angle) * v
+            d1, d2 = 10 ** rng.uniform(-2, 2, 2)[:, None] * [u, w]
+            p1 = shift + rng.normal(size=3)
+            p2 = (p1 + rng.uniform(-0.5, 1.5) * d1 - rng.uniform(-0.5, 1.5) * d2
+                  + rng.choice([0.0, 10 ** rng.uniform(-9, 0)]) * np.cross(u, v))
+            if k % 4 == 2:
+                d2 = rng.normal(size=3) * 1e-9
+            p1, q1, p2, q2 = p1, p1 + d1, p2, p2 + d2
+        scale = np.abs([p1, q1, p2, q2]).max() + 1.0
+        assert segment_distance(p1, q1, p2, q2)[0] == pytest.approx(
+            exact_segment_distance(p1, q1, p2, q2), abs=2 * DBL_EPS * scale)
 
 
 def test_a_point_near_a_line_far_along_it_is_as_far_as_its_offset():
