@@ -212,6 +212,8 @@ def test_faces_must_be_integer_triangles(faces):
 def test_a_point_that_is_not_three_finite_numbers_is_refused_by_name(vector, problem):
     with pytest.raises(ValueError, match=r'^q must be 3 finite numbers$'):
         point_distance(np.zeros(3), vector)
+    with pytest.raises(ValueError, match=r'^p must be 3 finite numbers$'):
+        point_distance(vector, np.zeros(3))
     assert point_distance([0.0, 0.0, 0.0], [[1.0], [2.0], [2.0]]) == 3.0  # any (3,) layout
 
 
