@@ -19,7 +19,8 @@ from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 
-from collision_monitor.geometry3d import line_line_closest, line_point_distance, segment_distance
+from collision_monitor.geometry3d import (line_line_closest, line_point_distance, point_distance,
+                                          segment_distance)
 from collision_monitor.kernels.constants import DBL_EPS
 
 
@@ -200,6 +201,27 @@ def test_a_point_near_a_line_far_along_it_is_as_far_as_its_offset():
 
 
 def test_line_helpers():
+    assert point_distance([1, 2, 3], [2, 4, 5]) == 3.0
     assert line_point_distance([0, 0, 0], [2, 0, 0], [5, 3, 4]) == pytest.approx(5.0)
+    assert line_point_distance([1, 1, 1], [0, 1, 0], [4, 9, 5]) == pytest.approx(5.0)
     d, p, q = line_line_closest([0, 0, 0], [1, 0, 0], [0, 1, 3], [0, 1, 0])
     assert d == pytest.approx(3.0) and np.allclose(p, [0, 0, 0]) and np.allclose(q, [0, 0, 3])
+
+
+def test_bad_arguments_are_refused_by_name():
+    """A non-finite point or direction names its argument; a zero direction is refused."""
+    good = [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 1.0, 0.0]]
+    calls = {point_distance: 'p q', line_point_distance: 'p v q',
+             line_line_closest: 'p0 u q0 v', segment_distance: 'p1 q1 p2 q2'}
+    for fn, names in calls.items():
+        names = names.split()
+        for k, name in enumerate(names):
+            args = good[:len(names)]
+            args[k] = [0.0, np.nan, 0.0]
+            with pytest.raises(ValueError, match=f'^{name} must be 3 finite numbers$'):
+                fn(*args)
+    with pytest.raises(ValueError, match='^v must be a non-zero direction$'):
+        line_point_distance([0, 0, 0], [0, 0, 0], [1, 2, 3])
+    for u, v in (([0, 0, 0], [1, 0, 0]), ([1, 0, 0], [0, 0, 0])):
+        with pytest.raises(ValueError, match='^u and v must be non-zero directions$'):
+            line_line_closest([0, 0, 0], u, [0, 1, 0], v)
