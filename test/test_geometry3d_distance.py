@@ -206,6 +206,9 @@ def test_line_helpers():
     assert line_point_distance([1, 1, 1], [0, 1, 0], [4, 9, 5]) == pytest.approx(5.0)
     d, p, q = line_line_closest([0, 0, 0], [1, 0, 0], [0, 1, 3], [0, 1, 0])
     assert d == pytest.approx(3.0) and np.allclose(p, [0, 0, 0]) and np.allclose(q, [0, 0, 3])
+    # parallel lines: the first line's given point and its foot on the other
+    d, p, q = line_line_closest([1, 0, 0], [2, 0, 0], [5, 3, 4], [-3, 0, 0])
+    assert d == 5.0 and np.array_equal(p, [1, 0, 0]) and np.array_equal(q, [1, 3, 4])
 
 
 def test_bad_arguments_are_refused_by_name():
