@@ -36,19 +36,27 @@ from .trig import rotate, sincos
 
 
 @jit
-def _vertex_state(b, v, s, c, motion, offsets, model):
-    """Position, velocity and acceleration (x, y each) of vertex v of body b, with
-    ``s, c = sincos(yaw_b)``; acceleration zero under the constant-velocity model."""
+def _body_state(b, motion, model):
+    """Body b's motion as scalars, read once for all its vertices: ``(sin yaw, cos yaw, x, y,
+    vx, vy, omega, ax, ay, alpha, omega^2)``, the last four zero under the constant-velocity
+    model (its vertices do not accelerate)."""
     poses, twists, accels = motion
-    rx, ry = rotate(s, c, offsets[v, 0], offsets[v, 1])
+    s, c = sincos(poses[b, 2])
     w = twists[b, 2]
-    ax = ay = 0.0
+    ax = ay = al = wsq = 0.0
     if model == MotionModel.CONSTANT_ACCELERATION:
-        al = accels[b, 2]
-        ax = accels[b, 0] - al * ry - w * w * rx
-        ay = accels[b, 1] + al * rx - w * w * ry
-    return (poses[b, 0] + rx, poses[b, 1] + ry, twists[b, 0] - w * ry, twists[b, 1] + w * rx,
-            ax, ay)
+        ax, ay, al, wsq = accels[b, 0], accels[b, 1], accels[b, 2], w * w
+    return s, c, poses[b, 0], poses[b, 1], twists[b, 0], twists[b, 1], w, ax, ay, al, wsq
+
+
+@jit
+def _vertex_state(body, ox, oy):
+    """Position, velocity and acceleration (x, y each) of the vertex at body-frame offset
+    (ox, oy) of a body in state `body` (`_body_state`)."""
+    s, c, px, py, vx, vy, w, ax, ay, al, wsq = body
+    rx, ry = rotate(s, c, ox, oy)
+    return (px + rx, py + ry, vx - w * ry, vy + w * rx,
+            ax - al * ry - wsq * rx, ay + al * rx - wsq * ry)
 
 
 @jit
@@ -56,11 +64,11 @@ def body_kinematics(b, motion, offsets, vstart, model, kin, row):
     """Write the vertex kinematics of body b (`packed.Motion` state, packed vertex offsets) to
     rows ``row, row + 1, ...`` of ``kin = (pos, vel, acc)``, (M, 2) each."""
     pos, vel, acc = kin
-    s, c = sincos(motion.poses[b, 2])
+    body = _body_state(b, motion, model)
     for v in range(vstart[b], vstart[b + 1]):
         k = row + v - vstart[b]
         (pos[k, 0], pos[k, 1], vel[k, 0], vel[k, 1], acc[k, 0],
-         acc[k, 1]) = _vertex_state(b, v, s, c, motion, offsets, model)
+         acc[k, 1]) = _vertex_state(body, offsets[v, 0], offsets[v, 1])
 
 
 @jit
@@ -72,9 +80,9 @@ def vertices_ahead(which, times, motion, offsets, vstart, model, out):
     for k in range(which.shape[0]):
         b = which[k]
         t = times[k]
-        s, c = sincos(motion.poses[b, 2])
+        body = _body_state(b, motion, model)
         for v in range(vstart[b], vstart[b + 1]):
-            px, py, vx, vy, ax, ay = _vertex_state(b, v, s, c, motion, offsets, model)
+            px, py, vx, vy, ax, ay = _vertex_state(body, offsets[v, 0], offsets[v, 1])
             out[row, 0] = px + (vx + 0.5 * ax * t) * t
             out[row, 1] = py + (vy + 0.5 * ay * t) * t
             row += 1
