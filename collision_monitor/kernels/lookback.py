@@ -72,7 +72,7 @@ def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, model, scratc
             hit = first_contact_kernel(
                 MovingPolygon(kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na], orient[i]),
                 MovingPolygon(kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb], orient[j]),
-                0.0, gap, pair_length_tolerance(kin[0, 0, :na], kin[1, 0, :nb]), entry)[0]
+                0.0, gap, pair_length_tolerance(kin[0, 0, :na], kin[1, 0, :nb]), entry, True)[0]
             if np.isfinite(hit):
                 t = last_stamp + hit
         began[c] = t

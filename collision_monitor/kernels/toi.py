@@ -50,7 +50,9 @@ each a quartic clipped by `polyroots.clip_step`, narrow or empty the search wind
 bodies' growing reach circles (`circles_meet_time`), each vertex's entry into the other
 polygon's growing disc (`_entry_times`, which also orders the search), and per vertex-edge
 pair the band of the edge's line and the edge's slab (`_event_window`).  Every event found
-shortens the window of the rest.
+shortens the window of the rest.  Before that exhaustive search, a separating line usually
+leaves only a few vertex-edge pairs that can meet (`_line_certificate`): one clipped quartic
+per vertex shows the rest stay apart.
 """
 
 from typing import NamedTuple
@@ -65,10 +67,13 @@ from .geometry2d.validation import as_points, is_convex, polygon_orientation
 from .kinematics import body_kinematics, reach
 from .narrowphase import pair_tolerance
 from .packed import MovingPolygon
-from .polyroots import clip_step, clip_to_band, poly4_roots
+from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
 
 CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
+
+CERTIFICATE_ROUNDS = 2
+"""Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
 
 
 @jit
@@ -270,18 +275,227 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
 
 
 @jit
-def first_contact_kernel(a, b, start, horizon, tol, entry):
-    """Earliest vertex-edge event in [start, horizon] between polygons a and b (each a
-    `packed.MovingPolygon`; `start` > 0 only when nothing can happen before it).
+def _kin(p, v, a, k):
+    """Vertex k's kinematics ``(x, y, vx, vy, ax, ay)``, the scalar tuple of `vertex_edge_toi`."""
+    return p[k, 0], p[k, 1], v[k, 0], v[k, 1], a[k, 0], a[k, 1]
 
-    Returns ``(t, side, vertex, edge, x, y, nx, ny)``: side 0 when a vertex of a meets an edge
-    of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
-    a to b at time t (the outward normal of the edge, negated when the edge is b's).  ``t`` is
-    inf and the rest meaningless when nothing happens within the horizon.
 
-    Search order: every vertex gets the time it can first enter the other polygon's growing
-    disc (`entry`, (2, M) scratch, M >= n, m); vertices are then searched soonest first, and
-    the search stops once the soonest left cannot beat the best event found.
+@jit
+def _mean_at(p, v, a, t):
+    """The mean of a polygon's vertices at time t."""
+    x = y = 0.0
+    for k in range(p.shape[0]):
+        x += _at(p[k, 0], v[k, 0], a[k, 0], t)
+        y += _at(p[k, 1], v[k, 1], a[k, 1], t)
+    return x / p.shape[0], y / p.shape[0]
+
+
+@jit
+def _facing_gap(pj, vj, aj, pe, ve, ae, orient, t, dx, dy):
+    """The edge of polygon e facing polygon j at time t, and the vertex of j nearest that
+    edge's line: ``(gap, vertex, edge)``, the gap the signed distance of that vertex from the
+    line, positive outside e (metres).  (dx, dy) points from e towards j; the facing edge is
+    the one of the two at e's farthest vertex that way whose outward normal is nearer it."""
+    ne = pe.shape[0]
+    top = -np.inf
+    s = 0
+    for k in range(ne):
+        h = _at(pe[k, 0], ve[k, 0], ae[k, 0], t) * dx + _at(pe[k, 1], ve[k, 1], ae[k, 1], t) * dy
+        if h > top:
+            top, s = h, k
+    r = s + 1 if s + 1 < ne else 0
+    b = s - 1 if s > 0 else ne - 1
+    sx, sy = _at(pe[s, 0], ve[s, 0], ae[s, 0], t), _at(pe[s, 1], ve[s, 1], ae[s, 1], t)
+    # the edges s -> r and l -> s; outward normal of a CCW edge w is (wy, -wx) / |w|
+    rx, ry = _at(pe[r, 0], ve[r, 0], ae[r, 0], t) - sx, _at(pe[r, 1], ve[r, 1], ae[r, 1], t) - sy
+    lx, ly = sx - _at(pe[b, 0], ve[b, 0], ae[b, 0], t), sy - _at(pe[b, 1], ve[b, 1], ae[b, 1], t)
+    if -orient * cross(rx, ry, dx, dy) / norm(rx, ry) >= -orient * cross(lx, ly, dx, dy) / norm(
+            lx, ly):
+        edge, px, py, ex, ey = s, sx, sy, rx, ry
+    else:
+        edge, px, py, ex, ey = b, sx - lx, sy - ly, lx, ly
+    gap = np.inf
+    vertex = 0
+    for j in range(pj.shape[0]):
+        out = -orient * cross(ex, ey, _at(pj[j, 0], vj[j, 0], aj[j, 0], t) - px,
+                              _at(pj[j, 1], vj[j, 1], aj[j, 1], t) - py)
+        if out < gap:
+            gap, vertex = out, j
+    return gap / norm(ex, ey), vertex, edge
+
+
+@jit
+def _edge_shrink(p, v, a, h):
+    """The largest ``|w(0)| / min |w(t)|`` over the edges of a polygon and t in [0, h]
+    (`_edge_length_range`); inf when an edge may vanish."""
+    worst = 1.0
+    for e in range(p.shape[0]):
+        low, _ = _edge_length_range(p, v, a, e, 0.0, h)
+        q = e + 1 if e + 1 < p.shape[0] else 0
+        worst = max(worst, norm(p[q, 0] - p[e, 0], p[q, 1] - p[e, 1]) / low)
+    return worst
+
+
+@jit
+def _edge_length_range(p, v, a, e, lo, hi):
+    """Bounds ``(low, high)`` on the length |w(t)| of edge e over [lo, hi]: the least and
+    largest Bernstein coefficients of the quartic |w(t)|^2, whose hull holds it."""
+    q = e + 1 if e + 1 < p.shape[0] else 0
+    w = (p[q, 0] - p[e, 0], p[q, 1] - p[e, 1], v[q, 0] - v[e, 0], v[q, 1] - v[e, 1],
+         0.5 * (a[q, 0] - a[e, 0]), 0.5 * (a[q, 1] - a[e, 1]))
+    c = _dot_coefficients(w, w)
+    beta = bernstein4(c[0], c[1], c[2], c[3], c[4], lo, hi)
+    low = min(beta[0], beta[1], beta[2], beta[3], beta[4])
+    high = max(beta[0], beta[1], beta[2], beta[3], beta[4])
+    return np.sqrt(max(low, 0.0)), np.sqrt(high)
+
+
+@jit
+def _stays_above(c, lo, hi, level):
+    """Whether the quartic c = (c0, ..., c4) stays above `level` on [lo, hi]: above it at lo,
+    and Bezier clipping (`polyroots.clip_to_band`) rules out every t there where it could
+    come down to it.  False means only that clipping could not show it."""
+    c0 = c[0] - level
+    if not horner(c0, c[1], c[2], c[3], c[4], lo) > 0.0:
+        return False
+    return not clip_to_band(c0, c[1], c[2], c[3], c[4], lo, hi, 0.0, False,
+                            CERTIFICATE_ROUNDS) <= hi
+
+
+@jit
+def _scaled(c, k):
+    return c[0] * k, c[1] * k, c[2] * k, c[3] * k, c[4] * k
+
+
+@jit
+def _certify_side(pj, vj, aj, pe, ve, ae, orient, star, k, lo, hi, tol, near, rigid):
+    """`_line_certificate` for the line of edge k of polygon e (orientation `orient`) and
+    polygon j's vertex `star` nearest it.  Returns ``(certified, t, flip, vertex, edge,
+    along)``, flip 1 when the event is a vertex of e on an edge of j."""
+    no = (False, np.inf, -1, -1, -1, np.nan)
+    n = pj.shape[0]
+    m = pe.shape[0]
+    kq = k + 1 if k + 1 < m else 0
+    ends = (_kin(pe, ve, ae, k), _kin(pe, ve, ae, kq))
+    px, py = _at(pe[k, 0], ve[k, 0], ae[k, 0], lo), _at(pe[k, 1], ve[k, 1], ae[k, 1], lo)
+    wx = _at(pe[kq, 0], ve[kq, 0], ae[kq, 0], lo) - px
+    wy = _at(pe[kq, 1], ve[kq, 1], ae[kq, 1], lo) - py
+    shallowest = np.inf
+    for i in range(m):
+        if i != k and i != kq:
+            shallowest = min(shallowest, orient * cross(
+                wx, wy, _at(pe[i, 0], ve[i, 0], ae[i, 0], lo) - px,
+                _at(pe[i, 1], ve[i, 1], ae[i, 1], lo) - py))
+    w_lo = norm(wx, wy)
+    margin = shallowest / w_lo / 3.0
+    wmin, wmax = _edge_length_range(pe, ve, ae, k, lo, hi)
+    if rigid:
+        # one edge each tells every edge's shrink; e's other vertices: depth at t = depth
+        # at lo times |w(t)| / |w(lo)| >= 3 D wmin / w_lo
+        shrink = max(_edge_shrink(pj[:2], vj[:2], aj[:2], hi),
+                     _edge_shrink(pe[:2], ve[:2], ae[:2], hi))
+        deep = 3.0 * wmin > 2.0 * w_lo
+    else:
+        shrink = max(_edge_shrink(pj, vj, aj, hi), _edge_shrink(pe, ve, ae, hi))
+        deep = True
+    if not (deep and tol * np.sqrt(1.0 + shrink * shrink) < 0.5 * margin):
+        return no
+    best, along = vertex_edge_toi(_kin(pj, vj, aj, star), ends[0], ends[1], lo, hi, tol)
+    found = best <= hi
+    end = best if found else hi
+    vertex, edge, flip = (star, k, 0) if found else (-1, -1, 0)
+    for j in range(n):
+        c = _scaled(quartic_coefficients(_kin(pj, vj, aj, j), ends[0], ends[1]), -orient)
+        near[j] = j == star or not _stays_above(c, lo, end, margin * wmax)
+        if near[j] and not _stays_above(c, lo, end, -margin * wmin):
+            return no
+    for i in range(0 if rigid else m):
+        if i != k and i != kq and not _stays_above(
+                _scaled(quartic_coefficients(_kin(pe, ve, ae, i), ends[0], ends[1]), orient),
+                lo, end, 2.0 * margin * wmax):
+            return no
+    for j in range(n):
+        if not near[j]:
+            continue
+        for e in (k - 1 if k > 0 else m - 1, k, kq):
+            if j == star and e == k:
+                continue
+            eq = e + 1 if e + 1 < m else 0
+            t, d = vertex_edge_toi(_kin(pj, vj, aj, j), _kin(pe, ve, ae, e),
+                                   _kin(pe, ve, ae, eq), lo, end, tol)
+            if t < end or (not found and t <= end):
+                end, found, flip, vertex, edge, along = t, True, 0, j, e, d
+        for ej in (j - 1 if j > 0 else n - 1, j):
+            jq = ej + 1 if ej + 1 < n else 0
+            for i in (k, kq):
+                t, d = vertex_edge_toi(_kin(pe, ve, ae, i), _kin(pj, vj, aj, ej),
+                                       _kin(pj, vj, aj, jq), lo, end, tol)
+                if t < end or (not found and t <= end):
+                    end, found, flip, vertex, edge, along = t, True, 1, i, ej, d
+    if not found:
+        return True, np.inf, -1, -1, -1, np.nan
+    return True, end, flip, vertex, edge, along
+
+
+@jit
+def _line_certificate(a, b, lo, hi, tol, near, rigid):
+    """The first event in [lo, hi] from a separating line, without the exhaustive search.
+
+    At lo take the edge k of one polygon (e) facing the other (j) (`_facing_gap`), with P, Q
+    its ends and s the signed distance from that moving line, positive outside e.  Let D be a
+    third of the shallowest depth of e's other vertices at lo.  Over [lo, T] (T the event of
+    j's vertex nearest the line on edge k, else hi), Bezier clipping shows that every vertex
+    of j stays at s > D ("far") or s > -D ("near"), and every vertex of e other than P and Q
+    at s < -2 D.  Every vertex-edge pair is then more than D apart except near vertices
+    against the edges at P and Q (k - 1, k, k + 1) and P, Q against the edges at near
+    vertices; with every edge keeping enough of its length that an event is within
+    ``tol sqrt(1 + shrink^2) < D / 2`` of its edge (`vertex_edge_toi`'s bands), only those
+    pairs can have an event, and they are searched.
+
+    With `rigid`, each polygon's vertices move as the rigid-body model has them
+    (`kinematics`): every vertex path is the shape turned and scaled by one complex quadratic
+    lambda(t) = 1 + i w t + (i alpha - w^2) t^2 / 2 plus the origin's path, so every edge of
+    a polygon has length |lambda(t)| times its first, and a vertex's depth below its own
+    polygon's edge scales alike: one edge bounds them all (up to the rounding of the
+    kinematics, far below D).
+
+    `near` is (M,) scratch.  Returns ``(certified, t, side, vertex, edge, along)`` as
+    `_searched_first_event`; not certified when some condition could not be shown (the
+    exhaustive search then decides).
+    """
+    pa, va, aa, orient_a = a
+    pb, vb, ab, orient_b = b
+    cax, cay = _mean_at(pa, va, aa, lo)
+    cbx, cby = _mean_at(pb, vb, ab, lo)
+    gap_a, vertex_a, edge_b = _facing_gap(pa, va, aa, pb, vb, ab, orient_b, lo, cax - cbx,
+                                          cay - cby)
+    gap_b, vertex_b, edge_a = _facing_gap(pb, vb, ab, pa, va, aa, orient_a, lo, cbx - cax,
+                                          cby - cay)
+    # the side whose line has the wider gap first, then the other
+    for attempt in range(2):
+        side = int(gap_a < gap_b) ^ attempt
+        if not (gap_a if side == 0 else gap_b) > 0.0:
+            continue
+        if side == 0:
+            certified, t, flip, vertex, edge, along = _certify_side(
+                pa, va, aa, pb, vb, ab, orient_b, vertex_a, edge_b, lo, hi, tol, near, rigid)
+        else:
+            certified, t, flip, vertex, edge, along = _certify_side(
+                pb, vb, ab, pa, va, aa, orient_a, vertex_b, edge_a, lo, hi, tol, near, rigid)
+        if certified:
+            return True, t, side ^ flip if t <= hi else -1, vertex, edge, along
+    return False, np.inf, -1, -1, -1, np.nan
+
+
+@jit
+def _searched_first_event(a, b, start, horizon, tol, entry):
+    """Earliest vertex-edge event in [start, horizon] by the exhaustive search: every vertex
+    gets the time it can first enter the other polygon's growing disc (`entry`, (2, M)
+    scratch, M >= n, m); vertices are then searched soonest first, and the search stops once
+    the soonest left cannot beat the best event found.
+
+    Returns ``(t, side, vertex, edge, along)``, side -1 when nothing happens (see
+    `first_contact_kernel`).
     """
     pa, va, aa, orient_a = a
     pb, vb, ab, orient_b = b
@@ -310,9 +524,33 @@ def first_contact_kernel(a, b, start, horizon, tol, entry):
             t, e, d = _vertex_first_event(pb, vb, ab, j, pa, va, aa, soonest, best, tol)
         if t < best or (side < 0 and t <= best):
             best, side, vertex, edge, along = t, s, j, e, d
+    return best, side, vertex, edge, along
+
+
+@jit
+def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
+    """Earliest vertex-edge event in [start, horizon] between polygons a and b (each a
+    `packed.MovingPolygon`; `start` > 0 only when nothing can happen before it).
+
+    Returns ``(t, side, vertex, edge, x, y, nx, ny)``: side 0 when a vertex of a meets an edge
+    of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
+    a to b at time t (the outward normal of the edge, negated when the edge is b's).  ``t`` is
+    inf and the rest meaningless when nothing happens within the horizon.
+
+    A separating line usually confines the search to a few vertex-edge pairs
+    (`_line_certificate`); where it cannot, every pair is searched (`_searched_first_event`).
+    `entry` is (2, M) scratch, M >= n, m.
+    """
+    pa, va, aa, orient_a = a
+    pb, vb, ab, orient_b = b
+    n = pa.shape[0]
+    m = pb.shape[0]
+    certified, t, side, vertex, edge, along = _line_certificate(a, b, start, horizon, tol,
+                                                                entry[0], rigid)
+    if not certified:
+        t, side, vertex, edge, along = _searched_first_event(a, b, start, horizon, tol, entry)
     if side < 0:
         return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
-    t = best
     if side == 0:
         pe, ve, ae, ne, sign = pb, vb, ab, m, -orient_b
     else:
@@ -401,7 +639,7 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
         return FirstContact(0.0, '', -1, -1, nan2, nan2.copy())
     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
         MovingPolygon(pa, va, aa, oa), MovingPolygon(pb, vb, ab, ob), 0.0, float(horizon), tol,
-        np.empty((2, max(len(pa), len(pb)))))
+        np.empty((2, max(len(pa), len(pb)))), False)
     if not np.isfinite(t):
         return None
     return FirstContact(float(t), 'ab'[side], int(vertex), int(edge), np.array([x, y]),
@@ -482,7 +720,8 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
                 else:
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
                         MovingPolygon(pa, va, aa, orient[i]),
-                        MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot])
+                        MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot],
+                        True)
             found[p, 0] = t
             found[p, 1] = side
             found[p, 2] = vertex
