@@ -255,6 +255,12 @@ def _entry_times(p, v, a, disc, lo, hi, tol, out):
 
 
 @jit
+def _kin(p, v, a, k):
+    """Vertex k's kinematics ``(x, y, vx, vy, ax, ay)``, the scalar tuple of `vertex_edge_toi`."""
+    return p[k, 0], p[k, 1], v[k, 0], v[k, 1], a[k, 0], a[k, 1]
+
+
+@jit
 def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
     """Earliest event in [lo, hi] of vertex j against the edges of the other polygon:
     ``(t, edge, d)``, or ``(inf, -1, nan)``.  Each event found narrows the later searches."""
@@ -262,22 +268,15 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
     first = np.inf
     edge = -1
     along = np.nan
-    vertex = (pj[j, 0], pj[j, 1], vj[j, 0], vj[j, 1], aj[j, 0], aj[j, 1])
-    end = (pe[0, 0], pe[0, 1], ve[0, 0], ve[0, 1], ae[0, 0], ae[0, 1])
+    vertex = _kin(pj, vj, aj, j)
+    end = _kin(pe, ve, ae, 0)
     for e in range(ne):
         start = end
-        q = e + 1 if e + 1 < ne else 0
-        end = (pe[q, 0], pe[q, 1], ve[q, 0], ve[q, 1], ae[q, 0], ae[q, 1])
+        end = _kin(pe, ve, ae, e + 1 if e + 1 < ne else 0)
         t, d = vertex_edge_toi(vertex, start, end, lo, hi, tol)
         if t < first:
             first, edge, along, hi = t, e, d, t
     return first, edge, along
-
-
-@jit
-def _kin(p, v, a, k):
-    """Vertex k's kinematics ``(x, y, vx, vy, ax, ay)``, the scalar tuple of `vertex_edge_toi`."""
-    return p[k, 0], p[k, 1], v[k, 0], v[k, 1], a[k, 0], a[k, 1]
 
 
 @jit
@@ -303,17 +302,20 @@ def _facing_gap(pj, vj, aj, pe, ve, ae, orient, t, dx, dy):
         h = _at(pe[k, 0], ve[k, 0], ae[k, 0], t) * dx + _at(pe[k, 1], ve[k, 1], ae[k, 1], t) * dy
         if h > top:
             top, s = h, k
-    r = s + 1 if s + 1 < ne else 0
-    b = s - 1 if s > 0 else ne - 1
+    after = s + 1 if s + 1 < ne else 0
+    before = s - 1 if s > 0 else ne - 1
     sx, sy = _at(pe[s, 0], ve[s, 0], ae[s, 0], t), _at(pe[s, 1], ve[s, 1], ae[s, 1], t)
-    # the edges s -> r and l -> s; outward normal of a CCW edge w is (wy, -wx) / |w|
-    rx, ry = _at(pe[r, 0], ve[r, 0], ae[r, 0], t) - sx, _at(pe[r, 1], ve[r, 1], ae[r, 1], t) - sy
-    lx, ly = sx - _at(pe[b, 0], ve[b, 0], ae[b, 0], t), sy - _at(pe[b, 1], ve[b, 1], ae[b, 1], t)
-    if -orient * cross(rx, ry, dx, dy) / norm(rx, ry) >= -orient * cross(lx, ly, dx, dy) / norm(
-            lx, ly):
+    # the edges s -> after (r) and before -> s (l); the outward normal of a CCW edge w is
+    # (wy, -wx) / |w|
+    rx = _at(pe[after, 0], ve[after, 0], ae[after, 0], t) - sx
+    ry = _at(pe[after, 1], ve[after, 1], ae[after, 1], t) - sy
+    lx = sx - _at(pe[before, 0], ve[before, 0], ae[before, 0], t)
+    ly = sy - _at(pe[before, 1], ve[before, 1], ae[before, 1], t)
+    if (-orient * cross(rx, ry, dx, dy) / norm(rx, ry)
+            >= -orient * cross(lx, ly, dx, dy) / norm(lx, ly)):
         edge, px, py, ex, ey = s, sx, sy, rx, ry
     else:
-        edge, px, py, ex, ey = b, sx - lx, sy - ly, lx, ly
+        edge, px, py, ex, ey = before, sx - lx, sy - ly, lx, ly
     gap = np.inf
     vertex = 0
     for j in range(pj.shape[0]):
@@ -364,6 +366,7 @@ def _stays_above(c, lo, hi, level):
 
 @jit
 def _scaled(c, k):
+    """The quartic c times k."""
     return c[0] * k, c[1] * k, c[2] * k, c[3] * k, c[4] * k
 
 
@@ -390,8 +393,8 @@ def _certify_side(pj, vj, aj, pe, ve, ae, orient, star, k, lo, hi, tol, near, ri
     margin = shallowest / w_lo / 3.0
     wmin, wmax = _edge_length_range(pe, ve, ae, k, lo, hi)
     if rigid:
-        # one edge each tells every edge's shrink; e's other vertices: depth at t = depth
-        # at lo times |w(t)| / |w(lo)| >= 3 D wmin / w_lo
+        # one edge each (the first two vertices' edge, both ways) tells every edge's shrink;
+        # e's other vertices: depth at t = depth at lo times |w(t)| / |w(lo)| >= 3 D wmin / w_lo
         shrink = max(_edge_shrink(pj[:2], vj[:2], aj[:2], hi),
                      _edge_shrink(pe[:2], ve[:2], ae[:2], hi))
         deep = 3.0 * wmin > 2.0 * w_lo
