@@ -280,8 +280,9 @@ def _vertex_first_event(pj, vj, aj, j, pe, ve, ae, lo, hi, tol):
 
 
 @jit
-def _mean_at(p, v, a, t):
-    """The mean of a polygon's vertices at time t."""
+def _mean_at(poly, t):
+    """The mean of a polygon's vertices at time t (a `packed.MovingPolygon`)."""
+    p, v, a, _ = poly
     x = y = 0.0
     for k in range(p.shape[0]):
         x += _at(p[k, 0], v[k, 0], a[k, 0], t)
@@ -290,11 +291,14 @@ def _mean_at(p, v, a, t):
 
 
 @jit
-def _facing_gap(pj, vj, aj, pe, ve, ae, orient, t, dx, dy):
-    """The edge of polygon e facing polygon j at time t, and the vertex of j nearest that
-    edge's line: ``(gap, vertex, edge)``, the gap the signed distance of that vertex from the
-    line, positive outside e (metres).  (dx, dy) points from e towards j; the facing edge is
-    the one of the two at e's farthest vertex that way whose outward normal is nearer it."""
+def _facing_gap(j, e, t, dx, dy):
+    """The edge of polygon e facing polygon j (`packed.MovingPolygon` each) at time t, and the
+    vertex of j nearest that edge's line: ``(gap, vertex, edge)``, the gap the signed
+    distance of that vertex from the line, positive outside e (metres).  (dx, dy) points
+    from e towards j; the facing edge is the one of the two at e's farthest vertex that way
+    whose outward normal is nearer it."""
+    pj, vj, aj, _ = j
+    pe, ve, ae, orient = e
     ne = pe.shape[0]
     top = -np.inf
     s = 0
@@ -318,11 +322,11 @@ def _facing_gap(pj, vj, aj, pe, ve, ae, orient, t, dx, dy):
         edge, px, py, ex, ey = before, sx - lx, sy - ly, lx, ly
     gap = np.inf
     vertex = 0
-    for j in range(pj.shape[0]):
-        out = -orient * cross(ex, ey, _at(pj[j, 0], vj[j, 0], aj[j, 0], t) - px,
-                              _at(pj[j, 1], vj[j, 1], aj[j, 1], t) - py)
+    for k in range(pj.shape[0]):
+        out = -orient * cross(ex, ey, _at(pj[k, 0], vj[k, 0], aj[k, 0], t) - px,
+                              _at(pj[k, 1], vj[k, 1], aj[k, 1], t) - py)
         if out < gap:
-            gap, vertex = out, j
+            gap, vertex = out, k
     return gap / norm(ex, ey), vertex, edge
 
 
@@ -371,10 +375,12 @@ def _scaled(c, k):
 
 
 @jit
-def _certify_side(pj, vj, aj, pe, ve, ae, orient, star, k, lo, hi, tol, near, rigid):
-    """`_line_certificate` for the line of edge k of polygon e (orientation `orient`) and
-    polygon j's vertex `star` nearest it.  Returns ``(certified, t, flip, vertex, edge,
+def _certify_side(poly_j, poly_e, star, k, lo, hi, tol, near, rigid):
+    """`_line_certificate` for the line of edge k of polygon e and polygon j's vertex `star`
+    nearest it (`packed.MovingPolygon` each).  Returns ``(certified, t, flip, vertex, edge,
     along)``, flip 1 when the event is a vertex of e on an edge of j."""
+    pj, vj, aj, _ = poly_j
+    pe, ve, ae, orient = poly_e
     no = (False, np.inf, -1, -1, -1, np.nan)
     n = pj.shape[0]
     m = pe.shape[0]
@@ -466,14 +472,10 @@ def _line_certificate(a, b, lo, hi, tol, near, rigid):
     `_searched_first_event`; not certified when some condition could not be shown (the
     exhaustive search then decides).
     """
-    pa, va, aa, orient_a = a
-    pb, vb, ab, orient_b = b
-    cax, cay = _mean_at(pa, va, aa, lo)
-    cbx, cby = _mean_at(pb, vb, ab, lo)
-    gap_a, vertex_a, edge_b = _facing_gap(pa, va, aa, pb, vb, ab, orient_b, lo, cax - cbx,
-                                          cay - cby)
-    gap_b, vertex_b, edge_a = _facing_gap(pb, vb, ab, pa, va, aa, orient_a, lo, cbx - cax,
-                                          cby - cay)
+    cax, cay = _mean_at(a, lo)
+    cbx, cby = _mean_at(b, lo)
+    gap_a, vertex_a, edge_b = _facing_gap(a, b, lo, cax - cbx, cay - cby)
+    gap_b, vertex_b, edge_a = _facing_gap(b, a, lo, cbx - cax, cby - cay)
     # the side whose line has the wider gap first, then the other
     for attempt in range(2):
         side = int(gap_a < gap_b) ^ attempt
@@ -481,10 +483,10 @@ def _line_certificate(a, b, lo, hi, tol, near, rigid):
             continue
         if side == 0:
             certified, t, flip, vertex, edge, along = _certify_side(
-                pa, va, aa, pb, vb, ab, orient_b, vertex_a, edge_b, lo, hi, tol, near, rigid)
+                a, b, vertex_a, edge_b, lo, hi, tol, near, rigid)
         else:
             certified, t, flip, vertex, edge, along = _certify_side(
-                pb, vb, ab, pa, va, aa, orient_a, vertex_b, edge_a, lo, hi, tol, near, rigid)
+                b, a, vertex_b, edge_a, lo, hi, tol, near, rigid)
         if certified:
             return True, t, side ^ flip if t <= hi else -1, vertex, edge, along
     return False, np.inf, -1, -1, -1, np.nan
