@@ -544,7 +544,9 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
 
     A separating line usually confines the search to a few vertex-edge pairs
     (`_line_certificate`); where it cannot, every pair is searched (`_searched_first_event`).
-    `entry` is (2, M) scratch, M >= n, m.
+    `entry` is (2, M) scratch, M >= n, m.  `rigid`: both polygons' vertices move as the
+    rigid-body model has them (`kinematics.body_kinematics`), which lets the certificate
+    bound every edge from one; False checks each edge and vertex.
     """
     pa, va, aa, orient_a = a
     pb, vb, ab, orient_b = b
