@@ -331,14 +331,20 @@ def _facing_gap(j, e, t, dx, dy):
 
 
 @jit
-def _edge_shrink(p, v, a, h):
-    """The largest ``|w(0)| / min |w(t)|`` over the edges of a polygon and t in [0, h]
-    (`_edge_length_range`); inf when an edge may vanish."""
+def _edge_shrink(p, v, a, e, h):
+    """``|w(0)| / min |w(t)|`` for edge e of a polygon over t in [0, h], at least 1
+    (`_edge_length_range`); inf when the edge may vanish."""
+    low, _ = _edge_length_range(p, v, a, e, 0.0, h)
+    q = e + 1 if e + 1 < p.shape[0] else 0
+    return max(1.0, norm(p[q, 0] - p[e, 0], p[q, 1] - p[e, 1]) / low)
+
+
+@jit
+def _polygon_shrink(p, v, a, h):
+    """The largest `_edge_shrink` over the edges of a polygon."""
     worst = 1.0
     for e in range(p.shape[0]):
-        low, _ = _edge_length_range(p, v, a, e, 0.0, h)
-        q = e + 1 if e + 1 < p.shape[0] else 0
-        worst = max(worst, norm(p[q, 0] - p[e, 0], p[q, 1] - p[e, 1]) / low)
+        worst = max(worst, _edge_shrink(p, v, a, e, h))
     return worst
 
 
@@ -399,13 +405,12 @@ def _certify_side(poly_j, poly_e, star, k, lo, hi, tol, near, rigid):
     margin = shallowest / w_lo / 3.0
     wmin, wmax = _edge_length_range(pe, ve, ae, k, lo, hi)
     if rigid:
-        # one edge each (the first two vertices' edge, both ways) tells every edge's shrink;
-        # e's other vertices: depth at t = depth at lo times |w(t)| / |w(lo)| >= 3 D wmin / w_lo
-        shrink = max(_edge_shrink(pj[:2], vj[:2], aj[:2], hi),
-                     _edge_shrink(pe[:2], ve[:2], ae[:2], hi))
+        # one edge each tells every edge's shrink; e's other vertices: depth at t = depth
+        # at lo times |w(t)| / |w(lo)| >= 3 D wmin / w_lo
+        shrink = max(_edge_shrink(pj, vj, aj, 0, hi), _edge_shrink(pe, ve, ae, 0, hi))
         deep = 3.0 * wmin > 2.0 * w_lo
     else:
-        shrink = max(_edge_shrink(pj, vj, aj, hi), _edge_shrink(pe, ve, ae, hi))
+        shrink = max(_polygon_shrink(pj, vj, aj, hi), _polygon_shrink(pe, ve, ae, hi))
         deep = True
     if not (deep and tol * np.sqrt(1.0 + shrink * shrink) < 0.5 * margin):
         return no
