@@ -819,6 +819,56 @@ def test_predict_finds_every_pair_brute_force_finds(predictor):
 
 
 @pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_bodies_moving_as_one_meet_when_touching_now_and_their_near_twins_when_they_do(
+        predictor):
+    """Convoys of crowded bodies sharing one translation (velocity and acceleration, no
+    turning; one convoy at rest) keep their relative placement: pairs of a convoy touch at
+    time 0 or never.  Near twins (one convoy's motion but turning a little, or a velocity or
+    acceleration a little off) are searched: predict agrees with `first_contact` on every
+    pair, and some of them meet a convoy member later."""
+    rng = np.random.default_rng(11)
+    n, shapes = 120, []
+    world = World()
+    for k in range(n):
+        shapes.append(RECT * rng.uniform(0.5, 1.2) if k % 3 else ELL)
+        world.add_body(f'b{k}', shapes[-1])
+    poses = np.column_stack([rng.uniform(0, 10, (n, 2)), rng.uniform(-3, 3, n)])
+    convoys = [(np.zeros(3), np.zeros(3))] + [
+        (np.array([*rng.uniform(-1, 1, 2), 0.0]), np.array([*rng.uniform(-2, 2, 2), 0.0]))
+        for _ in range(2)]
+    group = np.arange(n) % 4  # 3: a near twin of convoy k % 3
+    twists, accels = np.zeros((n, 3)), np.zeros((n, 3))
+    for k in range(n):
+        twists[k], accels[k] = convoys[k % 3]
+        if group[k] == 3:
+            (twists if k // 4 % 2 else accels)[k, k // 8 % 3] += rng.choice([-0.6, 0.6])
+    world.set_poses(poses)
+    world.set_twists(twists)
+    world.set_accelerations(accels)
+    pred = world.predict(2.0, predictor)
+    got = dict(zip(map(tuple, pred.pairs.tolist()), pred.time.tolist()))
+    expected = {}
+    kin = [vertex_kinematics(poses[k], twists[k], accels[k], shapes[k]) for k in range(n)]
+    ca = predictor == 'constant_acceleration'
+    for i in range(n):
+        for j in range(i + 1, n):
+            fc = first_contact(kin[i][0], kin[i][1], kin[i][2] if ca else None,
+                               kin[j][0], kin[j][1], kin[j][2] if ca else None, 2.0)
+            if fc is not None:
+                expected[(i, j)] = fc.time
+    assert set(got) == set(expected)
+    for pair, t in expected.items():
+        assert got[pair] == pytest.approx(t, abs=1e-12)
+    as_one = [(i, j) for i in range(n) for j in range(i + 1, n)
+              if group[i] < 3 and group[j] < 3 and i % 3 == j % 3]
+    near = [(i, j) for i, j in as_one
+            if 0.0 < shapely.distance(*(shapely.Polygon(kin[k][0]) for k in (i, j))) < 0.5]
+    assert all(expected.get(pair, 0.0) == 0.0 for pair in as_one)
+    assert len(near) > 5 and sum(t == 0.0 for t in expected.values()) > 5
+    assert sum(t > 0.0 and 3 in group[list(pair)] for pair, t in expected.items()) > 3
+
+
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
 def test_step_equals_detect_then_predict(predictor):
     rng = np.random.default_rng(5)
     n = 150

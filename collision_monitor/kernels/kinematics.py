@@ -72,6 +72,22 @@ def body_kinematics(b, motion, offsets, vstart, model, kin, row):
 
 
 @jit
+def move_as_one(i, j, motion, model):
+    """Whether bodies i and j keep their relative placement under the model: neither turns
+    (omega = 0, and alpha = 0 under constant acceleration) and both translate alike (equal
+    velocities, and equal accelerations under constant acceleration).  Then every vertex of
+    one has the same path relative to the other as at t = 0 (two bodies at rest, a robot and
+    the cart it pushes), so a pair apart now stays apart."""
+    _, twists, accels = motion
+    if not (twists[i, 2] == 0.0 and twists[j, 2] == 0.0 and twists[i, 0] == twists[j, 0]
+            and twists[i, 1] == twists[j, 1]):
+        return False
+    return model == MotionModel.CONSTANT_VELOCITY or (
+        accels[i, 2] == 0.0 and accels[j, 2] == 0.0 and accels[i, 0] == accels[j, 0]
+        and accels[i, 1] == accels[j, 1])
+
+
+@jit
 def vertices_ahead(which, times, motion, offsets, vstart, model, out):
     """Vertices of body ``which[k]`` ``times[k]`` seconds ahead, each vertex moving as a
     point with the velocity and acceleration of `_vertex_state`:

@@ -64,7 +64,7 @@ from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, norm, pair_length_tolerance, point_on_segment
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
-from .kinematics import body_kinematics, reach
+from .kinematics import body_kinematics, move_as_one, reach
 from .narrowphase import pair_tolerance
 from .packed import MovingPolygon
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
@@ -692,9 +692,10 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
     horizon), side, vertex, edge, point x, y, normal x, y; `pack_predictions` turns them into
     `packed.PredictionRows`.
 
-    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan).
-    `circles_meet_time` drops pairs whose reach circles never meet and starts the vertex-edge
-    search of the others where they first do.
+    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs apart
+    now that `kinematics.move_as_one` (two bodies at rest, say) never meet.
+    `circles_meet_time` drops pairs whose reach circles never meet and starts the
+    vertex-edge search of the others where they first do.
 
     `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
     of the two bodies of a pair and `entry` (S, 2, M) the search order of
@@ -729,7 +730,7 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
                 if not apart and polygons_intersect_kernel(pa, orient[i], convex[i], pb,
                                                            orient[j], convex[j], tol):
                     t = 0.0
-                else:
+                elif not move_as_one(i, j, motion, model):  # else apart throughout
                     t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
                         MovingPolygon(pa, va, aa, orient[i]),
                         MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot],
