@@ -172,6 +172,25 @@ def test_warning_before_contact_with_the_right_time():
     assert all(abs(t + ttc - 2.0) < 1e-6 for t, ttc in later)
 
 
+def test_predict_warns_before_detect_finds_the_contacts():
+    """A tick in two halves, as the node publishes it: `predict` warns of the pairs that
+    meet later (c, coming, with a and b) and not of the pair touching now (a and b), and has
+    no contacts; `detect` then adds the touching pair; the two equal `tick`."""
+    bodies = {name: body(pose_topic=f'/{name}') for name in 'abc'}
+    halves, whole = (Monitor(config(bodies, trigger_ticks=1)) for _ in range(2))
+    for t in (0.0, 0.02, 0.04):
+        for m in (halves, whole):
+            feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (0.8, 0.0, 0.0), 'c': (3.0 - t, 0.0, 0.0)})
+    report = halves.predict(0.04)
+    assert [w[:2] for w in report.warnings] == [(0, 2), (1, 2)] and not report.contacts
+    halves.detect(report)
+    assert report.contacts.pairs.tolist() == [[0, 1]] and report.state_changed
+    ticked = whole.tick(0.04)
+    assert ticked.contacts.pairs.tolist() == [[0, 1]]
+    assert [(i, j, w.time) for i, j, w in ticked.warnings] == [
+        (i, j, w.time) for i, j, w in report.warnings]
+
+
 def test_debounce_trigger_and_release():
     # a 30 ms history window: the velocity is the slope of the last two poses, so predictions
     # stop one tick after b stops and what remains is the debounce itself

@@ -868,6 +868,33 @@ def test_bodies_moving_as_one_meet_when_touching_now_and_their_near_twins_when_t
     assert sum(t > 0.0 and 3 in group[list(pair)] for pair, t in expected.items()) > 3
 
 
+@pytest.mark.parametrize('change', ['poses', 'motion', 'active', 'footprint'])
+def test_detect_after_predict_sees_what_changed_in_between(change):
+    """detect right after predict takes predict's swept candidates; a change of poses,
+    activity or footprints in between (here one that makes b touch c, far from where it
+    was) is detected."""
+    world = World()
+    for name, x in (('a', 0.0), ('b', 0.6), ('c', 9.0)):
+        world.add_body(name, UNIT, pose=(x, 0.0, 0.0))
+    world.set_active(['c'], change != 'active')
+    world.predict(0.5)
+    if change == 'poses':
+        world.set_poses([[8.5, 0.2, 0.1]], ['b'])
+    elif change == 'motion':
+        world.set_motion(np.array([[8.5, 0.2, 0.1]]), np.zeros((1, 3)), np.zeros((1, 3)),
+                         np.array([1]))
+    elif change == 'active':
+        world.set_active(['c'], True)
+        world.set_poses([[8.5, 0.2, 0.1]], ['b'])
+        world.predict(0.5)
+        world.set_active(['a'], False)
+    else:
+        world.set_footprint('c', UNIT * 20.0)
+    expected = ([('a', 'b'), ('a', 'c'), ('b', 'c')] if change == 'footprint'
+                else [('b', 'c')])
+    assert world.detect().name_pairs() == expected
+
+
 @pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
 def test_step_equals_detect_then_predict(predictor):
     rng = np.random.default_rng(5)

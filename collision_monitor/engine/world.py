@@ -295,6 +295,8 @@ class CollisionWorld:
         self._enabled = np.zeros(0, np.bool_)
         self._packed = False
         self._placed = False  # world vertices, boxes and centroids match poses and activity
+        # candidates of the last predict while nothing moved since (-1: none), for detect
+        self._swept_count = -1
         self._names = None
         # the last stamped tick: (stamp, pair keys i * N + j sorted, their began times,
         # active mask, names), as `lookback.contact_onsets` takes and writes it
@@ -395,12 +397,12 @@ class CollisionWorld:
             arr = np.ascontiguousarray(poses, FLOAT)
             if (arr.shape == self._poses.shape
                     and write_poses(arr, self._poses, self._has_pose, MAX_COORDINATE)):
-                self._placed = False
+                self._moved()
                 return
         idx, (arr,) = self._rows(bodies, poses=poses)
         self._poses[idx] = arr
         self._has_pose[idx] = True
-        self._placed = False
+        self._moved()
 
     def set_twists(self, twists, bodies=None):
         """Set ``(vx, vy, omega)`` world-frame velocities (m/s, m/s, rad/s), as `set_poses`."""
@@ -424,13 +426,13 @@ class CollisionWorld:
                     and write_motion(rows, bodies, Motion(self._poses, self._twists,
                                                           self._accels),
                                      self._has_pose, MAX_COORDINATE)):
-                self._placed = False
+                self._moved()
                 return
         idx, checked = self._rows(bodies, poses=poses, twists=twists,
                                   accelerations=accelerations)
         self._poses[idx], self._twists[idx], self._accels[idx] = checked
         self._has_pose[idx] = True
-        self._placed = False
+        self._moved()
 
     def _rows(self, bodies, **values):
         """Checked (index, [rows per keyword]) for a setter; index is a slice for "all
@@ -465,7 +467,7 @@ class CollisionWorld:
     def set_active(self, bodies, active):
         """Include (True) or leave out (False) bodies from the following ticks."""
         self._enabled[self._as_indices(bodies)] = active
-        self._placed = False
+        self._moved()
 
     @property
     def poses(self):
@@ -576,6 +578,8 @@ class CollisionWorld:
         """
         self._pack()
         active = self.active
+        if self._swept_count >= 0:  # predict's swept candidates hold the pairs touching now
+            return self._contacts(self._swept_near.pairs, self._swept_count, stamp, active)
         near = self._near
         self._take_back()
         if not self._placed and near.valid and near.count:
@@ -678,12 +682,12 @@ class CollisionWorld:
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
 
         The swept boxes of `predict` hold the bodies' current boxes, so their candidate pairs
-        serve the narrow phase of `detect` too (its bounding-circle test drops the far ones
-        first): the same contacts and predictions, one grid fewer per tick.
+        serve the narrow phase of a `detect` that follows with nothing moved (its
+        bounding-circle test drops the far ones first): the same contacts, one grid fewer.
+        A caller with a use for the predictions before the contacts calls the two in turn.
         """
-        active, pairs, n_pairs, model = self._swept_candidates(horizon, predictor)
-        return (self._contacts(pairs, n_pairs, stamp, active),
-                self._predictions(pairs, n_pairs, horizon, model))
+        predictions = self.predict(horizon, predictor)
+        return self.detect(stamp), predictions
 
     def _model(self, predictor):
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
@@ -704,7 +708,8 @@ class CollisionWorld:
         self._parallel(len(self._bodies))
         swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
                     self._swept)
-        return (active, *self._broad_phase(self._swept_near, self._swept, active), model)
+        pairs, self._swept_count = self._broad_phase(self._swept_near, self._swept, active)
+        return active, pairs, self._swept_count, model
 
     def _predictions(self, pairs, n_pairs, horizon, model):
         """First contacts of the first n_pairs candidates, as `Predictions`."""
@@ -805,6 +810,12 @@ class CollisionWorld:
             place_bodies(self._poses, active, self._packed_bodies, self._aabb)
             self._placed = True
 
+    def _moved(self):
+        """Poses, activity or bodies changed: placement and predict's candidates are out of
+        date."""
+        self._placed = False
+        self._swept_count = -1
+
     def _parallel(self, work):
         """Set the threads of the parallel kernel this world calls next (numba's setting is
         per calling thread and stays): one below `PARALLEL_WORK` of work, else `threads`."""
@@ -814,7 +825,7 @@ class CollisionWorld:
     def _pack(self):
         if self._packed:
             return
-        self._placed = False
+        self._moved()
         bodies = self._bodies
         n = len(bodies)
         counts = np.array([b.offsets.shape[0] for b in bodies], dtype=INDEX)

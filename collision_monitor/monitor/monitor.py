@@ -312,7 +312,18 @@ class Monitor:
 
     # ticks ---------------------------------------------------------------------------------
     def tick(self, now):
-        """Detect and predict at time `now` (s); return the TickReport."""
+        """Predict and detect at time `now` (s): `predict` then `detect`; return the
+        TickReport."""
+        report = self.predict(now)
+        self.detect(report)
+        return report
+
+    def predict(self, now):
+        """The first half of the tick at `now` (s): the motion estimate, the bodies taking
+        part, the first contacts within the horizon and the debounced warnings.  Returns the
+        TickReport without its contacts, which `detect` adds next: a node publishes the
+        warnings before the contacts are even found.  Pairs touching now are predicted at
+        time 0 and never warned of."""
         cfg = self.config
         report = TickReport(stamp=now)
         if now < self._last_now:
@@ -343,26 +354,30 @@ class Monitor:
         report.active = active
         report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
                         if n_stale else [])
-        contacts, predictions = self.world.step(cfg.horizon, stamp=now)
+        predictions = self.world.predict(cfg.horizon)
+        predicted = {}
+        for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
+            if predictions.time[c] > 0.0 and pair not in self._ignored:
+                predicted[pair] = predictions[c]
+        report.warnings = self._debounce(predicted)
+        return report
+
+    def detect(self, report):
+        """The second half of the tick of `report`, right after `predict` made it: the
+        contacts (the world's `detect` on the candidates of its `predict`) and whether the
+        state (touching pairs, warned pairs, stale bodies) changed."""
+        contacts = self.world.detect(stamp=report.stamp)
         if self._ignored:
             pairs = map(tuple, contacts.pairs.tolist())
             contacts = contacts.take([c for c, pair in enumerate(pairs)
                                       if pair not in self._ignored])
         report.contacts = contacts
-        touching = set(map(tuple, contacts.pairs.tolist()))
-        predicted = {}
-        for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
-            if pair in self._ignored or pair in touching or predictions.time[c] <= 0.0:
-                continue
-            predicted[pair] = predictions[c]
-        report.warnings = self._debounce(predicted)
         self._last_contacts = contacts
-        self._last_active = active
-        state = (frozenset(touching), frozenset(w[:2] for w in report.warnings),
-                 frozenset(report.stale))
+        self._last_active = report.active
+        state = (frozenset(map(tuple, contacts.pairs.tolist())),
+                 frozenset(w[:2] for w in report.warnings), frozenset(report.stale))
         report.state_changed = state != self._last_state
         self._last_state = state
-        return report
 
     def markers_due(self, now):
         """Whether the tick at `now` (s) publishes markers: the first, then each tick at

@@ -492,16 +492,18 @@ class CollisionMonitorNode(LifecycleNode):
         now = self._now()
         monitor = self.monitor
         self._poses_from_tf(now)
-        report = monitor.tick(now)
+        # warnings first, published before the contacts are even found: what is about to
+        # happen is the message a robot can still act on (both carry one stamp)
+        report = monitor.predict(now)
+        stamp_ns, frame_id = self.get_clock().now().nanoseconds, monitor.config.frame_id
+        names, out = monitor.names, self._out
+        self._pub_warnings.publish(out.warnings(report, names, stamp_ns, frame_id))
+        monitor.detect(report)
+        self._pub_contacts.publish(out.contacts(report, names, stamp_ns, frame_id))
         for b, reason in report.refused:
             self._note(monitor.names[b], reason, '')
         if report.clock_jumped:
             self.get_logger().warn('clock jumped backwards: pose histories reset')
-        stamp_ns, frame_id = self.get_clock().now().nanoseconds, monitor.config.frame_id
-        names, out = monitor.names, self._out
-        # warnings first: what is about to happen is the message a robot can still act on
-        self._pub_warnings.publish(out.warnings(report, names, stamp_ns, frame_id))
-        self._pub_contacts.publish(out.contacts(report, names, stamp_ns, frame_id))
         if report.state_changed:
             self._pub_state.publish(out.state(report, names, stamp_ns, frame_id))
         if self._pub_markers.get_subscription_count() > 0 and monitor.markers_due(now):
