@@ -531,16 +531,19 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               'the serialized message (no DDS), medians of 400 calls back to back and of 400 '
               'calls each after 21 ms of sleep (the gap between messages at 47 Hz), us per '
               'message. Taking the poses is the parse, the checks and the pose histories.', '',
-              '| bodies | calls | whole callback | taking the poses | `Monitor.tick` | of it '
-              "the engine's `step` | warnings message | contacts message |",
-              '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |']
-    parts = ('callback', 'poses', 'tick', 'step', 'warnings', 'contacts')
+              '| bodies | calls | whole callback | taking the poses | `Monitor.predict` | of '
+              "it the engine's `predict` | warnings message | `Monitor.detect` | contacts "
+              'message |',
+              '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
+    parts = ('callback', 'poses', 'predict', 'engine predict', 'warnings', 'detect',
+             'contacts')
     for n, row in breakdown.items():
         for k, calls in enumerate(('back to back', 'after 21 ms idle')):
             lines.append(f'| {n} | {calls} | '
                          + ' | '.join(f'{row[p][k]:.0f}' for p in parts) + ' |')
-    lines += ['', 'The warnings message is stamped after `Monitor.tick`: taking the poses and '
-              'the tick, as they cost after a pause, are what the latency above adds to the '
+    lines += ['', 'The warnings message is stamped and published after `Monitor.predict`, '
+              'before `Monitor.detect` looks for the contacts: taking the poses and the '
+              'prediction, as they cost after a pause, are what the latency above adds to the '
               'floor. The same work costs more after a pause than back to back: the caches it '
               'needs (the interpreter, numba dispatch, the arrays) have gone cold on this shared '
               'host, so the count of calls per tick weighs more than their arithmetic.']

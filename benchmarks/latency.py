@@ -126,10 +126,11 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
     PoseArray callback called directly with the serialized message (no DDS), `calls` times
     back to back and `calls` times after `idle` seconds of sleep (the gap between messages
     at 47 Hz).  Returns ``{part: (back to back us, after idle us)}``, medians per call:
-    the whole callback; taking the poses (parse and `Monitor.bulk`); `Monitor.tick`, and of
-    it the engine's `step`; the warnings and the contacts messages (built and published).
-    The warnings message is stamped after `Monitor.tick`: what precedes the stamp is what
-    the DDS latency above adds to the floor."""
+    the whole callback; taking the poses (parse and `Monitor.bulk`); `Monitor.predict`, and
+    of it the engine's `predict`; the warnings message (built and published);
+    `Monitor.detect`; the contacts message.  The warnings message is stamped after
+    `Monitor.predict`: what precedes the stamp is what the DDS latency above adds to the
+    floor."""
     confine_dds(domain)
     import rclpy
     from collision_monitor.ros.node import CollisionMonitorNode
@@ -152,8 +153,9 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
         setattr(obj, name, wrapper)
     monitor, out = node.monitor, node._out
     timed(monitor, 'bulk', 'poses')
-    timed(monitor, 'tick', 'tick')
-    timed(monitor.world, 'step', 'step')
+    timed(monitor, 'predict', 'predict')
+    timed(monitor.world, 'predict', 'engine predict')
+    timed(monitor, 'detect', 'detect')
     timed(out, 'warnings', 'warnings')
     timed(node._pub_warnings, 'publish', 'warnings')
     timed(out, 'contacts', 'contacts')
@@ -181,7 +183,8 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
         rclpy.shutdown()
     # the poses part is the whole callback before the tick, parse included
     for r in rows.values():
-        r['poses'] = r['callback'] - r['tick'] - r['warnings'] - r['contacts']
+        r['poses'] = (r['callback'] - r['predict'] - r['warnings'] - r['detect']
+                      - r['contacts'])
     return {part: (rows[0.0][part], rows[idle][part]) for part in rows[0.0]}
 
 
