@@ -257,3 +257,50 @@ def test_noisy_samples_get_numpys_least_squares_quadratic(count):
         half_a, v, _ = np.polyfit(tau, path[kept, c] - path[-1, c], 2)
         assert twist[c] == pytest.approx(v, rel=1e-9, abs=1e-12)
         assert accel[c] == pytest.approx(2.0 * half_a, rel=1e-9, abs=1e-12)
+
+
+@given(st.lists(st.sampled_from(['alike', 'one more', 'one off', 'fewer', 'stale', 'two']),
+                min_size=2, max_size=12), st.integers(0, 2**32 - 1))
+def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds, seed):
+    """The fit's weights are made once for a run of bodies stamped alike: bodies in any order
+    stamped as the one before, with one sample more or fewer, one stamp moved, stale, or
+    with two samples each get numpy's least-squares quadratic over their own window."""
+    rng = np.random.default_rng(seed)
+    n = len(kinds)
+    history = PoseHistory.empty(n)
+    base = np.sort(rng.uniform(0.0, 0.3, 10))
+    windows = []
+    for b, kind in enumerate(kinds):
+        times = base.copy()
+        if kind == 'one more':
+            times = np.append(times, 0.31)
+        elif kind == 'one off':
+            times[rng.integers(10)] += 1e-4
+        elif kind == 'fewer':
+            times = times[3:]
+        elif kind == 'stale':
+            times = times - 5.0
+        elif kind == 'two':
+            times = times[-2:]
+        path = rng.normal(0.0, 1.0, (len(times), 3))
+        for t, row in zip(np.sort(times), path):
+            assert push_pose(history, b, t, *row)
+        windows.append((np.sort(times), path))
+    motion = Motion(*(np.full((n, 3), 7.0) for _ in range(3)))
+    fresh = np.zeros(n, np.bool_)
+    estimate_motion(history, 0.31, 1.0, 1.0, fresh, motion)
+    for b, (times, path) in enumerate(windows):
+        assert fresh[b] == (kinds[b] != 'stale')
+        if not fresh[b]:
+            assert (motion.twists[b] == 7.0).all()
+            continue
+        unwrapped = path.copy()
+        unwrapped[:, 2] = path[0, 2] + np.cumsum(
+            np.r_[0.0, [wrapped(d) for d in np.diff(path[:, 2])]])
+        tau = times - times[-1]
+        for c in range(3):
+            d = unwrapped[:, c] - unwrapped[-1, c]
+            half_a, v = (0.0, d[0] / tau[0]) if len(tau) == 2 else np.polyfit(tau, d, 2)[:2]
+            assert motion.twists[b, c] - motion.accels[b, c] * (0.31 - times[-1]) == \
+                pytest.approx(v, rel=1e-7, abs=1e-7)
+            assert motion.accels[b, c] == pytest.approx(2.0 * half_a, rel=1e-7, abs=1e-7)

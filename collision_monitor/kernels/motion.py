@@ -114,20 +114,42 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
 
 
 @jit
-def _solve3(m00, m01, m02, m11, m12, m22, r0, r1, r2):
-    """Solve the symmetric 3x3 system by Cramer's rule; (nan, nan, nan) when singular."""
-    c00 = m11 * m22 - m12 * m12
-    c01 = m02 * m12 - m01 * m22
-    c02 = m01 * m12 - m02 * m11
-    det = m00 * c00 + m01 * c01 + m02 * c02
+def _fit_weights(hist, b, h, m, weights):
+    """Weights of the least-squares quadratic ``p0 + v tau + (a / 2) tau^2`` through the m
+    newest samples of body b (newest in row h of its ring), tau = t - t_newest: row 0 gives
+    v = sum_k weights[0, k] d_k and row 1 a / 2 likewise, d_k the k-th newest sample's
+    coordinate less the newest's.  The rows of the inverse normal matrix (by cofactors) times
+    ``(1, tau_k, tau_k^2)``; False when that matrix is singular (stamps ~1e-100 s apart)."""
+    k = hist.shape[1]
+    tl = hist[b, h, 0]
+    s0 = s1 = s2 = s3 = s4 = 0.0
+    r = h
+    for q in range(m):
+        tau = hist[b, r, 0] - tl
+        t2 = tau * tau
+        s0 += 1.0
+        s1 += tau
+        s2 += t2
+        s3 += t2 * tau
+        s4 += t2 * t2
+        r = r - 1 if r > 0 else k - 1
+    # cofactors of the symmetric matrix [[s0, s1, s2], [s1, s2, s3], [s2, s3, s4]]
+    c00 = s2 * s4 - s3 * s3
+    c01 = s2 * s3 - s1 * s4
+    c02 = s1 * s3 - s2 * s2
+    det = s0 * c00 + s1 * c01 + s2 * c02
     if abs(det) < 1e-300:
-        return np.nan, np.nan, np.nan
-    c11 = m00 * m22 - m02 * m02
-    c12 = m01 * m02 - m00 * m12
-    c22 = m00 * m11 - m01 * m01
-    return ((c00 * r0 + c01 * r1 + c02 * r2) / det,
-            (c01 * r0 + c11 * r1 + c12 * r2) / det,
-            (c02 * r0 + c12 * r1 + c22 * r2) / det)
+        return False
+    c11 = s0 * s4 - s2 * s2
+    c12 = s1 * s2 - s0 * s3
+    c22 = s0 * s2 - s1 * s1
+    r = h
+    for q in range(m):
+        tau = hist[b, r, 0] - tl
+        weights[0, q] = (c01 + (c11 + c12 * tau) * tau) / det
+        weights[1, q] = (c02 + (c12 + c22 * tau) * tau) / det
+        r = r - 1 if r > 0 else k - 1
+    return True
 
 
 @jit
@@ -138,13 +160,19 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
     A body is fresh when it has a sample no older than `max_age`; `fresh` is set accordingly.
     Rows of bodies that are not fresh are left as they were.  The velocity and acceleration
     are those of the least-squares quadratic in time through the samples within `window`
-    seconds of the newest (two samples: their velocity, no acceleration; one, or normal
-    equations that underflow float64 (stamps ~1e-100 s apart): at rest), unless the history
-    holds a measured twist; the pose is the newest sample carried on to `now` by them.
+    seconds of the newest (`_fit_weights`; two samples: their velocity, no acceleration; one,
+    or normal equations that underflow float64 (stamps ~1e-100 s apart): at rest), unless the
+    history holds a measured twist; the pose is the newest sample carried on to `now` by
+    them.  The weights depend on the stamps alone: bodies stamped alike (one bulk message's)
+    share them, made once for a run of such bodies.
     """
     hist, count, head, measured, measured_twist = history
     poses, twists, accels = motion
     k = hist.shape[1]
+    weights = np.empty((2, k))
+    stamps = np.empty(k)  # of the samples the weights were made for, newest first
+    fitted = -1           # their count (-1: none yet)
+    usable = False        # whether the normal matrix was regular
     for b in range(hist.shape[0]):
         fresh[b] = False
         if count[b] == 0:
@@ -155,47 +183,46 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
         if age > max_age:
             continue
         fresh[b] = True
-        # normal equations of the quadratic fit in tau = t - tl, over the window
-        s0 = s1 = s2 = s3 = s4 = 0.0
-        rx0 = rx1 = rx2 = ry0 = ry1 = ry2 = rw0 = rw1 = rw2 = 0.0
-        xl = hist[b, h, 1]
-        yl = hist[b, h, 2]
-        wl = hist[b, h, 3]
+        # the samples within the window, and whether they are stamped as the last fit's
         m = 0
+        same = True
         r = h
         for _ in range(count[b]):
-            tau = hist[b, r, 0] - tl
-            if -tau > window:
+            t = hist[b, r, 0]
+            if tl - t > window:
                 break
-            t2 = tau * tau
-            s0 += 1.0
-            s1 += tau
-            s2 += t2
-            s3 += t2 * tau
-            s4 += t2 * t2
-            dx = hist[b, r, 1] - xl
-            dy = hist[b, r, 2] - yl
-            dw = hist[b, r, 3] - wl
-            r = r - 1 if r > 0 else k - 1
-            rx0 += dx
-            rx1 += dx * tau
-            rx2 += dx * t2
-            ry0 += dy
-            ry1 += dy * tau
-            ry2 += dy * t2
-            rw0 += dw
-            rw1 += dw * tau
-            rw2 += dw * t2
+            same = same and m < fitted and stamps[m] == t
             m += 1
+            r = r - 1 if r > 0 else k - 1
         vx = vy = vw = ax = ay = aw = 0.0
         if m >= 3:
-            # unknowns (p0, v, a/2)
-            _, vx, hx = _solve3(s0, s1, s2, s2, s3, s4, rx0, rx1, rx2)
-            _, vy, hy = _solve3(s0, s1, s2, s2, s3, s4, ry0, ry1, ry2)
-            _, vw, hw = _solve3(s0, s1, s2, s2, s3, s4, rw0, rw1, rw2)
-            ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
-            if not (math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
-                vx = vy = vw = ax = ay = aw = 0.0
+            if not (same and m == fitted):
+                usable = _fit_weights(hist, b, h, m, weights)
+                fitted = m
+                r = h
+                for q in range(m):
+                    stamps[q] = hist[b, r, 0]
+                    r = r - 1 if r > 0 else k - 1
+            if usable:
+                xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
+                hx = hy = hw = 0.0
+                r = h
+                for q in range(m):
+                    wv, wa = weights[0, q], weights[1, q]
+                    dx = hist[b, r, 1] - xl
+                    dy = hist[b, r, 2] - yl
+                    dw = hist[b, r, 3] - wl
+                    vx += wv * dx
+                    vy += wv * dy
+                    vw += wv * dw
+                    hx += wa * dx
+                    hy += wa * dy
+                    hw += wa * dw
+                    r = r - 1 if r > 0 else k - 1
+                ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
+                if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vw)
+                        and math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
+                    vx = vy = vw = ax = ay = aw = 0.0
         elif m == 2:
             q = (h - 1) % k
             dt = hist[b, h, 0] - hist[b, q, 0]
