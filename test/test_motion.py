@@ -115,6 +115,23 @@ def test_only_the_window_is_fitted():
     assert twist[0] == pytest.approx(1.0) and accel[0] == pytest.approx(0.0, abs=1e-6)
 
 
+@given(st.integers(HISTORY + 1, 3 * HISTORY), st.integers(3, HISTORY),
+       st.integers(0, 2**32 - 1))
+def test_a_window_cutting_a_wrapped_ring_fits_exactly_its_samples(count, inside, seed):
+    """More samples than the ring holds, the newest at any row of it, and a window holding
+    the `inside` newest: noisy samples get np.polyfit's quadratic over exactly those."""
+    rng = np.random.default_rng(seed)
+    times = np.cumsum(rng.uniform(0.01, 0.03, count))
+    path = rng.normal(0.0, 1.0, (count, 3)) * [1.0, 1.0, 0.1]
+    window = (times[-1] - times[-inside] + times[-1] - times[-inside - 1]) / 2.0
+    _, _, twist, accel = fitted([(t, *row) for t, row in zip(times, path)], times[-1], window)
+    tau = times[-inside:] - times[-1]
+    for c in range(3):
+        half_a, v, _ = np.polyfit(tau, path[-inside:, c] - path[-1, c], 2)
+        assert twist[c] == pytest.approx(v, rel=1e-7, abs=1e-7)
+        assert accel[c] == pytest.approx(2.0 * half_a, rel=1e-7, abs=1e-7)
+
+
 def test_stale_bodies_are_left_as_they_were():
     fresh, pose, twist, accel = fitted([(0.0, 1.0, 0.0, 0.0), (0.1, 1.1, 0.0, 0.0)], 0.75,
                                        window=1.0, max_age=0.5)
@@ -259,12 +276,13 @@ def test_noisy_samples_get_numpys_least_squares_quadratic(count):
         assert accel[c] == pytest.approx(2.0 * half_a, rel=1e-9, abs=1e-12)
 
 
-@given(st.lists(st.sampled_from(['alike', 'one more', 'one off', 'fewer', 'stale', 'two']),
-                min_size=2, max_size=12), st.integers(0, 2**32 - 1))
+@given(st.lists(st.sampled_from(['alike', 'one more', 'one off', 'fewer', 'other', 'stale',
+                                 'two']), min_size=2, max_size=12), st.integers(0, 2**32 - 1))
 def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds, seed):
     """The fit's weights are made once for a run of bodies stamped alike: bodies in any order
-    stamped as the one before, with one sample more or fewer, one stamp moved, stale, or
-    with two samples each get numpy's least-squares quadratic over their own window."""
+    stamped as the one before, with one sample more or fewer, one stamp moved, as many
+    samples stamped otherwise, stale, or with two samples each get numpy's least-squares
+    quadratic over their own window."""
     rng = np.random.default_rng(seed)
     n = len(kinds)
     history = PoseHistory.empty(n)
@@ -278,6 +296,8 @@ def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds,
             times[rng.integers(10)] += 1e-4
         elif kind == 'fewer':
             times = times[3:]
+        elif kind == 'other':
+            times = np.sort(rng.uniform(0.0, 0.3, 10))
         elif kind == 'stale':
             times = times - 5.0
         elif kind == 'two':
