@@ -20,6 +20,7 @@ import pytest
 from collision_monitor import CollisionWorld
 from collision_monitor.kernels.constants import MotionModel
 from collision_monitor.kernels.kinematics import reach, vertex_kinematics
+from collision_monitor.kernels.toi import first_contact
 
 finite = st.floats(-3.0, 3.0)
 state = st.tuples(finite, finite, finite)
@@ -215,3 +216,39 @@ def test_vertices_ahead_refuse_times_that_do_not_match():
             world.vertices_ahead(['a'], times)
     with pytest.raises(KeyError):
         world.vertices_ahead(['b'], [0.0])
+
+
+UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+@pytest.mark.parametrize('model', ['constant_velocity', 'constant_acceleration'])
+@pytest.mark.parametrize('common', ['moving', 'at rest'])
+@pytest.mark.parametrize('side', [0, 1])
+@pytest.mark.parametrize('component', range(6))
+def test_a_pair_moving_alike_but_for_one_component_is_searched(model, common, side, component):
+    """Two unit squares 0.2 m apart with one motion (moving, or at rest), but for one
+    component (vx, vy, omega, ax, ay, alpha) of one of them, which closes the gap within
+    the 2 s horizon (a turn swings a corner out; accelerations only under constant
+    acceleration): predict meets them as `first_contact` does, so `move_as_one` let no
+    such pair through unsearched."""
+    motion = (np.array([[0.3, -0.2, 0.0], [0.1, 0.2, 0.0]]) if common == 'moving'
+              else np.zeros((2, 3)))
+    rows = [motion.copy(), motion.copy()]  # (twist, accel) of each body
+    rows[side][component // 3, component % 3] += 0.5 * (1 if side == 0 else -1)
+    world = CollisionWorld()
+    # along x for the x components and turns, along y for the y components
+    offset = (0.0, 1.2) if component % 3 == 1 else (1.2, 0.0)
+    world.add_body('a', UNIT, pose=(0.0, 0.0, 0.0))
+    world.add_body('b', UNIT, pose=(*offset, 0.0))
+    world.set_twists([rows[0][0], rows[1][0]])
+    world.set_accelerations([rows[0][1], rows[1][1]])
+    got = world.predict(2.0, model)
+    ca = model == 'constant_acceleration'
+    kin = [vertex_kinematics(p, r[0], r[1], UNIT)
+           for p, r in zip([(0.0, 0.0, 0.0), (*offset, 0.0)], rows)]
+    expected = first_contact(kin[0][0], kin[0][1], kin[0][2] if ca else None,
+                             kin[1][0], kin[1][1], kin[1][2] if ca else None, 2.0)
+    assert (expected is not None) == (component < 3 or ca)
+    assert [t > 0.0 for t in got.time] == ([] if expected is None else [True])
+    if expected is not None:
+        assert got.time[0] == pytest.approx(expected.time, abs=1e-12)
