@@ -114,18 +114,20 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
 
 
 @jit
-def _fit_weights(hist, b, h, m, weights):
+def _fit_weights(hist, b, h, m, weights, stamps):
     """Weights of the least-squares quadratic ``p0 + v tau + (a / 2) tau^2`` through the m
     newest samples of body b (newest in row h of its ring), tau = t - t_newest: row 0 gives
     v = sum_k weights[0, k] d_k and row 1 a / 2 likewise, d_k the k-th newest sample's
     coordinate less the newest's.  The rows of the inverse normal matrix (by cofactors) times
-    ``(1, tau_k, tau_k^2)``; False when that matrix is singular (stamps ~1e-100 s apart)."""
+    ``(1, tau_k, tau_k^2)``; False when that matrix is singular (stamps ~1e-100 s apart).
+    The samples' stamps, newest first, go to `stamps` (what the weights were made for)."""
     k = hist.shape[1]
     tl = hist[b, h, 0]
     s0 = s1 = s2 = s3 = s4 = 0.0
     r = h
     for q in range(m):
-        tau = hist[b, r, 0] - tl
+        stamps[q] = hist[b, r, 0]
+        tau = stamps[q] - tl
         t2 = tau * tau
         s0 += 1.0
         s1 += tau
@@ -197,12 +199,8 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
         vx = vy = vw = ax = ay = aw = 0.0
         if m >= 3:
             if not (same and m == fitted):
-                usable = _fit_weights(hist, b, h, m, weights)
+                usable = _fit_weights(hist, b, h, m, weights, stamps)
                 fitted = m
-                r = h
-                for q in range(m):
-                    stamps[q] = hist[b, r, 0]
-                    r = r - 1 if r > 0 else k - 1
             if usable:
                 xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
                 hx = hy = hw = 0.0
