@@ -142,10 +142,12 @@ def test_contact_is_symmetric(a, b, p):
 
 
 TRIANGLE = np.array([(np.cos(2 * np.pi * k / 3), np.sin(2 * np.pi * k / 3)) for k in (1, 2, 3)])
+SQUARE_ON_CORNER = np.array([(np.cos(np.pi * k / 2), np.sin(np.pi * k / 2)) for k in (1, 2, 3, 4)])
 
 
 @given(simple_polygons(), simple_polygons(), pose, pose)
 @example(TRIANGLE, TRIANGLE, (0.0, 0.0, 1e-12), (0.0, 1.0, 0.0))  # one on the other
+@example(SQUARE_ON_CORNER, SQUARE_ON_CORNER, (0.0, 6e-8, 0.0), (0.0, 0.0, 0.0))  # edge on edge
 def test_contact_is_invariant_under_rigid_motion(a, b, p, q):
     b = rigid(b, p[2], p[0], p[1])
     c0 = contact(a, b)
@@ -155,8 +157,10 @@ def test_contact_is_invariant_under_rigid_motion(a, b, p, q):
     assume(sa.distance(sb) > 1e-7 or sa.intersection(sb).area > 1e-7)
     assert (c0 is None) == (c1 is None)
     if c0 is not None and sa.hausdorff_distance(sb) < 1e-7:
-        # one polygon on the other within rounding: contained or crossing, rounding decides
-        assert {c0.kind, c1.kind} <= {ContactKind.CONTAINMENT, ContactKind.CROSSING}
+        # one polygon on the other within rounding: contained or crossing may swap as
+        # rounding decides; any other kind stays
+        either = {ContactKind.CONTAINMENT, ContactKind.CROSSING}
+        assert c1.kind == c0.kind or {c0.kind, c1.kind} == either
     elif c0 is not None:
         assert c1.kind == c0.kind
         if not (is_convex(a) and is_convex(b)):
