@@ -19,6 +19,7 @@ import pytest
 import shapely
 
 from collision_monitor import CollisionWorld, ContactKind, MotionModel, World
+from collision_monitor.engine import world as world_module
 from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact, polygons_intersect
 from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
@@ -761,6 +762,46 @@ def test_motion_models_by_member_or_name():
 
 
 # --- the engine: swept broad phase and look-back -----------------------------------------------
+@pytest.mark.parametrize('threads', [1, None])
+def test_predict_while_the_kept_candidates_hold_answers_as_a_fresh_world(threads, monkeypatch):
+    """Ticks of small moves keep the swept candidates (one compiled call per predict) and
+    larger ones rebuild them: every tick's predictions equal those of a world that predicts
+    for the first time (the step-by-step path), and both paths are taken."""
+    rng = np.random.default_rng(21)
+    n = 80
+    shapes = [UNIT * rng.uniform(0.3, 1.2) if k % 2 else ELL - 0.5 for k in range(n)]
+    poses = np.column_stack([rng.uniform(0, 20, (n, 2)), rng.uniform(-3, 3, n)])
+    twists = np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-0.5, 0.5, n)])
+    accels = np.column_stack([rng.uniform(-2, 2, (n, 2)), rng.uniform(-0.3, 0.3, n)])
+    held = []
+    one_call = world_module.place_and_predict
+    monkeypatch.setattr(world_module, 'place_and_predict',
+                        lambda *args: held.append(one_call(*args)[0]) or one_call(*args))
+    world = World()
+    world.threads = threads
+    for k, shape in enumerate(shapes):
+        world.add_body(f'b{k}', shape)
+    for tick in range(12):
+        dt = 0.3 if tick % 4 == 3 else 0.002
+        poses = poses + dt * twists
+        world.set_motion(poses, twists, accels, np.arange(n))
+        world.set_active([5], tick % 5 != 2)
+        ours = world.predict(1.5)
+        fresh = World()
+        for k, shape in enumerate(shapes):
+            fresh.add_body(f'b{k}', shape)
+        fresh.set_motion(poses, twists, accels, np.arange(n))
+        fresh.set_active([5], tick % 5 != 2)
+        theirs = fresh.predict(1.5)
+        assert len(ours) > 5
+        by_pair = [np.lexsort(p.pairs.T[::-1]) for p in (ours, theirs)]
+        for field in ('pairs', 'time', 'side', 'vertex', 'edge', 'point', 'normal'):
+            np.testing.assert_array_equal(getattr(ours, field)[by_pair[0]],
+                                          getattr(theirs, field)[by_pair[1]])
+        assert sorted(world.detect().pairs.tolist()) == sorted(fresh.detect().pairs.tolist())
+    assert held.count(True) >= 4 and held.count(False) >= 1
+
+
 @pytest.mark.parametrize('slots', [1, 3])
 def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
     """The batch search takes one scratch slot per thread: with 1 or 3 slots (fewer or more
@@ -771,8 +812,8 @@ def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
         world.add_body(f'b{k}', UNIT * rng.uniform(0.3, 1.2))
     world.set_poses(np.column_stack([rng.uniform(0, 12, (60, 2)), rng.uniform(-3, 3, 60)]))
     world.set_twists(np.column_stack([rng.uniform(-1, 1, (60, 2)), rng.uniform(-1, 1, 60)]))
-    _, pairs, n_pairs, model = world._swept_candidates(2.0, None)
-    world._predictions(pairs, n_pairs, 2.0, model)
+    world.predict(2.0)
+    pairs, n_pairs, model = world._swept_near.pairs, world._swept_count, world._model(None)
     expected = world._found[:n_pairs].copy()
     most = world._scratch.shape[3]
     found = np.full_like(world._found, -7.0)

@@ -31,7 +31,8 @@ from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
-from ..kernels.toi import first_contacts, FirstContact, pack_predictions
+from ..kernels.toi import (first_contacts, FirstContact, pack_predictions,
+                           place_and_predict)
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -420,11 +421,9 @@ class CollisionWorld:
         one is refused)."""
         if isinstance(bodies, np.ndarray) and bodies.dtype == INDEX and bodies.ndim == 1:
             # one compiled pass checks and writes; a refusal is explained by the checks below
-            rows = Motion(*(np.ascontiguousarray(v, FLOAT)
-                            for v in (poses, twists, accelerations)))
+            rows = tuple(np.ascontiguousarray(v, FLOAT) for v in (poses, twists, accelerations))
             if (all(r.shape == (bodies.shape[0], 3) for r in rows)
-                    and write_motion(rows, bodies, Motion(self._poses, self._twists,
-                                                          self._accels),
+                    and write_motion(rows, bodies, (self._poses, self._twists, self._accels),
                                      self._has_pose, MAX_COORDINATE)):
                 self._moved()
                 return
@@ -675,8 +674,31 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        _, pairs, n_pairs, model = self._swept_candidates(horizon, predictor)
-        return self._predictions(pairs, n_pairs, horizon, model)
+        if not horizon > 0.0 or not np.isfinite(horizon):
+            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
+        model = self._model(predictor)
+        self._pack()
+        active = self.active
+        cache = self._swept_near
+        sweep_threads = self._parallel(len(self._bodies))
+        if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
+            search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
+            held, k = place_and_predict(
+                tuple(self._motion), active, tuple(self._packed_bodies),
+                (self._aabb, self._placed),
+                (self._swept, cache.fat, cache.fat_active, cache.pairs, cache.count),
+                int(model), float(horizon), search_here,
+                (self._scratch, self._entry, self._found), tuple(self._p_out))
+            self._placed = True
+            if held:
+                self._swept_count = cache.count
+                return self._packed_predictions(k if k >= 0 else self._search(model, horizon))
+        else:
+            self._place(active)
+            swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
+                        self._swept)
+        _, self._swept_count = self._broad_phase(cache, self._swept, active)
+        return self._packed_predictions(self._search(model, horizon))
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
@@ -693,39 +715,25 @@ class CollisionWorld:
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
         return MotionModel.parse(self.predictor if predictor is None else predictor)
 
-    def _swept_candidates(self, horizon, predictor):
-        """Check the arguments, place the active bodies and run the swept broad phase.
+    def _search(self, model, horizon):
+        """`first_contacts` over predict's swept candidates, packed; returns how many meet."""
+        n_pairs = self._swept_count
+        if not n_pairs:
+            return 0
+        self._parallel(n_pairs * self._scratch.shape[3])
+        first_contacts(self._swept_near.pairs, n_pairs, self._motion, self._packed_bodies,
+                       self._aabb, int(model), float(horizon), self._scratch, self._entry,
+                       self._found)
+        return pack_predictions(self._swept_near.pairs, n_pairs, float(horizon), self._found,
+                                self._p_out)
 
-        Returns ``(active, pairs, n_pairs, model)``: the candidate pairs are the first n_pairs
-        rows of `pairs`.
-        """
-        if not horizon > 0.0 or not np.isfinite(horizon):
-            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        model = self._model(predictor)
-        self._pack()
-        active = self.active
-        self._place(active)
-        self._parallel(len(self._bodies))
-        swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
-                    self._swept)
-        pairs, self._swept_count = self._broad_phase(self._swept_near, self._swept, active)
-        return active, pairs, self._swept_count, model
-
-    def _predictions(self, pairs, n_pairs, horizon, model):
-        """First contacts of the first n_pairs candidates, as `Predictions`."""
-        out = self._p_out
-        k = 0
-        if n_pairs:
-            self._parallel(n_pairs * self._scratch.shape[3])
-            first_contacts(pairs, n_pairs, self._motion, self._packed_bodies, self._aabb,
-                           int(model), float(horizon), self._scratch, self._entry,
-                           self._found)
-            k = pack_predictions(pairs, n_pairs, float(horizon), self._found, out)
+    def _packed_predictions(self, k):
+        """`Predictions` of the first k rows `pack_predictions` wrote."""
         if k == 0:  # shared empty read-only arrays, no copies
             return Predictions(self.names, *_NO_PREDICTIONS)
         # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
         return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
-                                         for o in out))
+                                         for o in self._p_out))
 
     def _trace_back(self, stamp, pairs, active):
         """Began time of each contact (`lookback.contact_onsets`); then remember this tick
@@ -818,9 +826,16 @@ class CollisionWorld:
 
     def _parallel(self, work):
         """Set the threads of the parallel kernel this world calls next (numba's setting is
-        per calling thread and stays): one below `PARALLEL_WORK` of work, else `threads`."""
-        set_kernel_threads(1 if work < PARALLEL_WORK
-                           else self.threads or numba.config.NUMBA_NUM_THREADS)
+        per calling thread and stays) for `work` (`_threads_for`); return them."""
+        threads = self._threads_for(work)
+        set_kernel_threads(threads)
+        return threads
+
+    def _threads_for(self, work):
+        """One thread below `PARALLEL_WORK` of work, else `threads` (None: numba's pool),
+        capped at the pool."""
+        pool = numba.config.NUMBA_NUM_THREADS
+        return 1 if work < PARALLEL_WORK else max(1, min(int(self.threads or pool), pool))
 
     def _pack(self):
         if self._packed:

@@ -58,7 +58,7 @@ def yaw_from_quaternion(qx, qy, qz, qw):
 def push_pose(history, b, t, x, y, yaw):
     """Append a pose of body b to its `PoseHistory` ring; return False (and change nothing)
     unless t is the newest."""
-    hist, count, head = history.hist, history.count, history.head
+    hist, count, head, _, _ = history
     k = hist.shape[1]
     if count[b] > 0:
         last = hist[b, head[b]]
@@ -245,7 +245,7 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
 
 class PoseHistory(NamedTuple):
     """Ring buffers of stamped poses for N bodies, plus measured twists (world frame); the
-    kernels take it whole."""
+    kernels take it whole, or its plain tuple (`packed`)."""
 
     hist: np.ndarray            # (N, HISTORY, 4) rows t, x, y, yaw (yaw unwrapped)
     count: np.ndarray           # (N,) intp samples held
@@ -337,19 +337,21 @@ def write_motion(rows, bodies, into, has_pose, max_coordinate):
     (a `Motion` of N rows) and mark them posed; return True.  Return False, writing
     nothing, when a body index is outside [0, N), a value is not finite, or a pose's
     |x| or |y| exceeds `max_coordinate` (m)."""
-    n = into.poses.shape[0]
+    poses, twists, accels = rows
+    into_poses, into_twists, into_accels = into
+    n = into_poses.shape[0]
     for r in range(bodies.shape[0]):
         if not 0 <= bodies[r] < n:
             return False
-    finite, extent = rows_finite_extent(rows.poses)
-    if not (finite and extent <= max_coordinate and rows_finite_extent(rows.twists)[0]
-            and rows_finite_extent(rows.accels)[0]):
+    finite, extent = rows_finite_extent(poses)
+    if not (finite and extent <= max_coordinate and rows_finite_extent(twists)[0]
+            and rows_finite_extent(accels)[0]):
         return False
     for r in range(bodies.shape[0]):
         b = bodies[r]
         for c in range(3):
-            into.poses[b, c] = rows.poses[r, c]
-            into.twists[b, c] = rows.twists[r, c]
-            into.accels[b, c] = rows.accels[r, c]
+            into_poses[b, c] = poses[r, c]
+            into_twists[b, c] = twists[r, c]
+            into_accels[b, c] = accels[r, c]
         has_pose[b] = True
     return True

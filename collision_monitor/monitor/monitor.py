@@ -33,7 +33,6 @@ from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
                               BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, PoseHistory,
                               push_bulk, push_pose, tick_motion, yaw_from_quaternion)
-from ..kernels.packed import Motion
 from ..kernels.toi import FirstContact
 
 # A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
@@ -101,13 +100,13 @@ def warmup():
     """Compile every kernel of a monitor tick (cached on disk after one run): the engine's
     (`CollisionWorld.warmup`), the motion estimate's and its checks'."""
     CollisionWorld().warmup()
-    history = PoseHistory.empty(2)
+    history = tuple(PoseHistory.empty(2))  # as a Monitor passes it (`packed`)
     for t in (0.0, 0.1, 0.2):
         push_pose(history, 0, t, t, 0.0, 0.0)
     push_bulk(history, np.array([1], np.intp), 0.0, np.array([[0.0] * 6 + [1.0]]),
               MAX_COORDINATE, np.zeros(1, np.intp))
     yaw_from_quaternion(0.0, 0.0, 0.0, 1.0)  # a single pose's; push_bulk's is inlined
-    motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
+    motion = tuple(np.zeros((2, 3)) for _ in range(3))
     known, flags = (tuple(np.zeros(2, np.bool_) for _ in range(k)) for k in (3, 4))
     tick_motion(history, 0.25, 0.5, 1.0, MOTION_LIMITS, True, known, motion, flags)
 
@@ -131,10 +130,11 @@ class Monitor:
                                 pose=body.pose if body.static else None)
             self.has_footprint[k] = body.footprint is not None
         self.history = PoseHistory.empty(n)
+        self._history = tuple(self.history)  # the kernels' plain tuple (`packed`)
         self._poses = np.zeros((n, 3), FLOAT)
         self._twists = np.zeros((n, 3), FLOAT)
         self._accels = np.zeros((n, 3), FLOAT)
-        self._motion = Motion(self._poses, self._twists, self._accels)
+        self._motion = (self._poses, self._twists, self._accels)  # `packed.Motion`'s arrays
         self._fresh = np.zeros(n, np.bool_)
         self._seen = np.zeros(n, np.bool_)  # ever had a pose
         self._bulk_codes = np.zeros(n, np.intp)  # `push_bulk`'s codes of one message
@@ -211,7 +211,7 @@ class Monitor:
         if stamp > now + FUTURE_TOLERANCE:
             return self.refuse(b, FUTURE_STAMP)
         yaw = float(yaw_from_quaternion(qx, qy, qz, qw))
-        if not push_pose(self.history, b, stamp, x, y, yaw):
+        if not push_pose(self._history, b, stamp, x, y, yaw):
             return self.refuse(b, OUT_OF_ORDER)
         self._seen[b] = True
         return None
@@ -249,7 +249,7 @@ class Monitor:
         if stamp > now + FUTURE_TOLERANCE:
             return [(-1, self.refuse(source, FUTURE_STAMP))]
         codes = self._bulk_codes[:bodies.shape[0]]
-        if push_bulk(self.history, bodies, float(stamp), np.ascontiguousarray(poses, FLOAT),
+        if push_bulk(self._history, bodies, float(stamp), np.ascontiguousarray(poses, FLOAT),
                      MAX_COORDINATE, codes) == 0:
             self._seen[bodies] = True
             return []
@@ -337,7 +337,7 @@ class Monitor:
         self._last_now = now
         moving, active = self._moving, np.empty(len(self.names), np.bool_)
         n_moving, n_implausible, n_stale = tick_motion(
-            self.history, now, cfg.history_window, cfg.pose_timeout, MOTION_LIMITS,
+            self._history, now, cfg.history_window, cfg.pose_timeout, MOTION_LIMITS,
             self.enabled, (self.static, self.has_footprint, self._seen), self._motion,
             (self._fresh, moving, self._implausible, active))
         # a pose jump or a bad twist: the body leaves the tick until fresh poses rebuild its
