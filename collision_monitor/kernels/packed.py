@@ -16,9 +16,9 @@ arrays by position (in compiled code a NamedTuple of arrays is a struct: no cost
 
 A call from Python is another matter: numba types a NamedTuple's arrays in Python, a plain
 tuple's in C, about 12 us more per NamedTuple on the first tick after a 20 ms pause
-(measured).  So the kernels a tick calls from Python take plain tuples (``tuple(bundle)``,
-made once) and unpack them by position or rebuild the NamedTuple inside
-(``Bodies(*bodies)``).
+(measured).  So the kernels between a pose message and the warnings (`motion`'s and
+`toi.place_and_predict`) take plain tuples (``tuple(bundle)``) and unpack them by position
+or rebuild the NamedTuple inside (``Bodies(*bodies)``).
 
 Shapes: N bodies, V vertices in all, P pair rows, F feature rows; float64 unless said.
 """
