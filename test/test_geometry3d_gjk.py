@@ -21,11 +21,12 @@ import pytest
 from scipy.spatial import ConvexHull
 
 from collision_monitor.geometry3d import (
-    convex_polyhedra_intersect, gjk_distance, gjk_distance_batch)
+    convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance, gjk_distance_batch,
+    PolyhedronSet)
 from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
                                               _nearest_edge, _on_line_exact, _origin_outside,
                                               hull_tolerance)
-from shapes import boxes_tilted_over_slabs, qp_distance, resting_pairs
+from shapes import boxes_tilted_over_slabs, CUBE, CUBE_V, qp_distance, resting_pairs
 
 
 def test_gjk_batch_matches_single_calls():
@@ -359,3 +360,20 @@ def test_nearly_touching_hulls_against_the_minkowski_hull_and_the_qp_distance(n)
                 assert d == 0.0
             elif gap > 1e-12:
                 assert gap - 1e-12 <= d <= qp_distance(va, vb) + 1e-12
+
+
+@pytest.mark.parametrize('gap', [1e-14, 1e-9])
+def test_cubes_within_the_tolerance_touch_at_distance_zero_and_farther_do_not(gap):
+    """Two unit cubes side by side, `gap` apart along x (the float gap between the faces is
+    exact): within the hulls' tolerance (64 eps (2 + 2) = 5.7e-14 m) every distance query
+    says 0.0 exactly, as touching; 1 nm apart each says the gap."""
+    va = CUBE_V
+    vb = CUBE_V + [1.0 + gap, 0.0, 0.0]
+    exact = float(vb[:, 0].min() - va[:, 0].max())
+    a, b = ConvexPolyhedron(*CUBE), ConvexPolyhedron(vb, CUBE[1])
+    answers = [gjk_distance(va, vb)[0], a.distance(b)[0],
+               PolyhedronSet([a, b]).distances(np.array([[0, 1]]))[0][0]]
+    if gap < 64 * np.finfo(float).eps * (2.0 + 2.0):
+        assert answers == [0.0, 0.0, 0.0]
+    else:
+        assert answers == pytest.approx([exact] * 3, rel=1e-6, abs=0.0)

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from .bounding import spheres_apart
-from .gjk import gjk_kernel
+from .gjk import gjk_into
 from .manifold import contact_manifold_kernel
 from .polyhedron import ConvexPolyhedron
 from .validation import as_indices
@@ -92,9 +92,8 @@ def _distances_kernel(vertices, vstart, pairs, distance, pa, pb):
     for p in numba.prange(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        d, pa[p, 0], pa[p, 1], pa[p, 2], pb[p, 0], pb[p, 1], pb[p, 2], hit = gjk_kernel(
-            vertices[vstart[i]:vstart[i + 1]], vertices[vstart[j]:vstart[j + 1]])
-        distance[p] = 0.0 if hit else d
+        a, b = vertices[vstart[i]:vstart[i + 1]], vertices[vstart[j]:vstart[j + 1]]
+        distance[p] = gjk_into(a, b, pa[p], pb[p])
 
 
 class PolyhedronSet:

@@ -387,12 +387,18 @@ def gjk_kernel(va, vb):
 
 
 @jit
+def gjk_into(va, vb, pa, pb):
+    """`gjk_kernel` with the closest points written to pa and pb (3,): returns the distance,
+    0.0 when the hulls intersect, nan for non-finite input.  One number back instead of
+    eight: for a single prepared query the call costs as much as the search."""
+    d, pa[0], pa[1], pa[2], pb[0], pb[1], pb[2], hit = gjk_kernel(va, vb)
+    return 0.0 if hit else d
+
+
+@jit
 def _gjk_batch(va, vb, dist, pa, pb):
     for p in range(va.shape[0]):
-        d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(va[p], vb[p])
-        dist[p] = 0.0 if hit else d  # nan for non-finite input
-        pa[p, 0], pa[p, 1], pa[p, 2] = pax, pay, paz
-        pb[p, 0], pb[p, 1], pb[p, 2] = pbx, pby, pbz
+        dist[p] = gjk_into(va[p], vb[p], pa[p], pb[p])
 
 
 def gjk_distance(va, vb):
@@ -411,11 +417,11 @@ def gjk_distance(va, vb):
         Closest points on each hull (zeros when they intersect).
 
     """
-    d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(as_points3(va, 'va', False),
-                                                      as_points3(vb, 'vb', False))
+    pa, pb = np.empty(3), np.empty(3)
+    d = gjk_into(as_points3(va, 'va', False), as_points3(vb, 'vb', False), pa, pb)
     if d != d:
         raise ValueError('va and vb must be finite')
-    return (0.0 if hit else float(d)), np.array((pax, pay, paz)), np.array((pbx, pby, pbz))
+    return d, pa, pb
 
 
 def gjk_distance_batch(va, vb):

@@ -18,7 +18,7 @@ raw-array functions `separating_plane` and `contact_manifold` that build one per
 import numpy as np
 
 from .bounding import bounding_sphere, spheres_apart
-from .gjk import gjk_kernel
+from .gjk import gjk_into, gjk_kernel
 from .manifold import contact_manifold_kernel
 from .separating_plane import plane_through_gap, SeparatingPlane
 from .validation import convex_mesh, mesh_tolerance
@@ -142,8 +142,8 @@ class ConvexPolyhedron:
     def distance(self, other):
         """Distance and closest points ``(d, pa, pb)``, as `gjk_distance` (0.0 when they
         intersect)."""
-        d, pax, pay, paz, pbx, pby, pbz, hit = gjk_kernel(self.vertices, other.vertices)
-        return (0.0 if hit else float(d)), np.array((pax, pay, paz)), np.array((pbx, pby, pbz))
+        pa, pb = np.empty(3), np.empty(3)
+        return gjk_into(self.vertices, other.vertices, pa, pb), pa, pb
 
     def separating_plane(self, other):
         """Baraff's separating plane between this body (a) and `other` (b): see the module
