@@ -585,9 +585,9 @@ class CollisionWorld:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
             held, nc, nf = place_and_narrow(
-                self._poses, active, self._packed_bodies, self._aabb,
+                self._poses, active, tuple(self._packed_bodies), self._aabb,
                 (near.fat, near.fat_active, near.pairs, near.count), self._pair_vertices,
-                self._c_rows, self._features)
+                tuple(self._c_rows), tuple(self._features))
             self._placed = True
             if held and nf <= self._features.xy.shape[0]:
                 return self._wrap_contacts(nc, nf, stamp, active)
@@ -600,9 +600,9 @@ class CollisionWorld:
         self._take_back()
         nc = nf = 0
         while n_pairs:
-            nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._packed_bodies,
-                                  self._aabb, self._pair_vertices, self._c_rows,
-                                  self._features)
+            nc, nf = narrow_phase(pairs, n_pairs, self._poses, tuple(self._packed_bodies),
+                                  self._aabb, self._pair_vertices, tuple(self._c_rows),
+                                  tuple(self._features))
             if nf <= self._features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
@@ -742,8 +742,8 @@ class CollisionWorld:
         began, keys, key_began = np.empty(nc), np.empty(nc, np.int64), np.empty(nc)
         if nc:
             last = _NO_HISTORY if self._history is None else self._history[:4]
-            contact_onsets(pairs, len(self._bodies), stamp, last, self._state_prev,
-                           self._packed_bodies, int(self._model(None)),
+            contact_onsets(pairs, len(self._bodies), stamp, last, tuple(self._state_prev),
+                           tuple(self._packed_bodies), int(self._model(None)),
                            (self._scratch[0], self._entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare
@@ -815,7 +815,7 @@ class CollisionWorld:
         """Boxes of the active bodies, once per change of state (a tick's detect and predict
         share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, self._packed_bodies, self._aabb)
+            place_bodies(self._poses, active, tuple(self._packed_bodies), self._aabb)
             self._placed = True
 
     def _moved(self):

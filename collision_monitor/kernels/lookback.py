@@ -27,7 +27,7 @@ import numpy as np
 from .constants import jit
 from .geometry2d.primitives import pair_length_tolerance
 from .kinematics import body_kinematics
-from .packed import MovingPolygon
+from .packed import Bodies, MovingPolygon
 from .toi import first_contact_kernel
 
 
@@ -39,13 +39,15 @@ def contact_onsets(pairs, n_bodies, stamp, last, previous, bodies, model, scratc
     `last` is the last stamped tick ``(stamp, keys, began, active)``: its time (nan when
     there is none), its sorted pair keys (int64) and their began times, its active mask
     (N,) in this tick's body indices; `previous` (`packed.Motion`) its state; `bodies`
-    (`packed.Bodies`) this tick's; `model` the motion model's value.  A pair is traced with
-    the length tolerance of its vertices at the last tick, the one that tick's test took.
+    (`packed.Bodies`) this tick's (both may be plain tuples); `model` the motion model's
+    value.  A pair is traced with the length tolerance of its vertices at the last tick, the
+    one that tick's test took.
     ``scratch = (kin, entry)``, (2, 3, M, 2) and (2, M), holds the two bodies of a traced
     pair (M at least the largest vertex count).
     ``out = (began, keys, key_began)``, (C,) each: the began times in the order of `pairs`,
     then this tick's memory for the next, its pair keys sorted and their began times.
     """
+    bodies = Bodies(*bodies)
     last_stamp, last_keys, last_began, last_active = last
     kin, entry = scratch
     began, keys_out, began_out = out

@@ -29,7 +29,7 @@ from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_ker
 from .geometry2d.distance import polygon_distance_kernel
 from .geometry2d.primitives import box_padding, length_tolerance, pair_length_tolerance
 from .geometry2d.separating_axis import sat_kernel
-from .packed import ContactRows, Features, Polygon
+from .packed import Bodies, ContactRows, Features, Polygon
 from .trig import rotate, sincos
 
 DISC_BOX_FILL = 0.5
@@ -42,15 +42,15 @@ gives the same contacts."""
 
 @jit
 def place_bodies(poses, active, bodies, aabb):
-    """Write the world AABB of every active body (`packed.Bodies` in, (N, 4) `aabb` out).
+    """Write the world AABB of every active body (`packed.Bodies` in, or its plain tuple;
+    (N, 4) `aabb` out).
 
     A body with ``bodies.disc_box`` gets its bounding disc's box, any other the box of its
     world vertices.  Each box is widened by `box_padding`, so that the broad phase keeps
     every pair the narrow phase takes as touching (a gap within `pair_tolerance`).  Serial:
     about 2.4 ns a body at 10,000 bodies, mostly disc boxes.
     """
-    offsets, vstart = bodies.offsets, bodies.vstart
-    radius, disc_box = bodies.radius, bodies.disc_box
+    offsets, vstart, _, _, radius, _, disc_box = bodies
     for b in range(poses.shape[0]):
         if not active[b]:
             continue
@@ -141,8 +141,10 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     largest vertex count, holds the world vertices of the pair under test.
 
     Returns ``(contacts, features_needed)``; when features_needed exceeds the feature rows
-    they are incomplete and the caller grows the buffers and calls again.
+    they are incomplete and the caller grows the buffers and calls again.  `bodies`, `rows`
+    and `features` may be plain tuples (`packed`).
     """
+    bodies, features = Bodies(*bodies), Features(*features)
     radius = bodies.radius
     out_pairs, out_kind, out_normal, out_depth, fstart = rows
     nc = 0
@@ -212,7 +214,8 @@ def place_and_narrow(poses, active, bodies, aabb, kept, scratch, rows, features)
 
     Returns ``(held, contacts, features_needed)``; when not held only the boxes are written
     and the caller runs the grid.  One dispatch instead of three: for a small world the
-    dispatches cost more than the work.
+    dispatches cost more than the work.  `bodies`, `rows` and `features` are plain tuples
+    (`packed`).
     """
     fat, fat_active, pairs, n_pairs = kept
     place_bodies(poses, active, bodies, aabb)
