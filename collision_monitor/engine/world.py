@@ -585,7 +585,7 @@ class CollisionWorld:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
             held, nc, nf = place_and_narrow(
-                self._poses, active, tuple(self._packed_bodies), self._aabb,
+                self._poses, active, self._bodies_args, self._aabb,
                 (near.fat, near.fat_active, near.pairs, near.count), self._pair_vertices,
                 tuple(self._c_rows), tuple(self._features))
             self._placed = True
@@ -600,7 +600,7 @@ class CollisionWorld:
         self._take_back()
         nc = nf = 0
         while n_pairs:
-            nc, nf = narrow_phase(pairs, n_pairs, self._poses, tuple(self._packed_bodies),
+            nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._bodies_args,
                                   self._aabb, self._pair_vertices, tuple(self._c_rows),
                                   tuple(self._features))
             if nf <= self._features.xy.shape[0]:
@@ -684,7 +684,7 @@ class CollisionWorld:
         if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
             search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
             held, k = place_and_predict(
-                tuple(self._motion), active, tuple(self._packed_bodies),
+                self._motion_args, active, self._bodies_args,
                 (self._aabb, self._placed),
                 (self._swept, cache.fat, cache.fat_active, cache.pairs, cache.count),
                 int(model), float(horizon), search_here,
@@ -743,7 +743,7 @@ class CollisionWorld:
         if nc:
             last = _NO_HISTORY if self._history is None else self._history[:4]
             contact_onsets(pairs, len(self._bodies), stamp, last, tuple(self._state_prev),
-                           tuple(self._packed_bodies), int(self._model(None)),
+                           self._bodies_args, int(self._model(None)),
                            (self._scratch[0], self._entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare
@@ -815,7 +815,7 @@ class CollisionWorld:
         """Boxes of the active bodies, once per change of state (a tick's detect and predict
         share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, tuple(self._packed_bodies), self._aabb)
+            place_bodies(self._poses, active, self._bodies_args, self._aabb)
             self._placed = True
 
     def _moved(self):
@@ -859,6 +859,8 @@ class CollisionWorld:
                                      np.array([b.disc_box for b in bodies], dtype=np.bool_))
         self._aabb = np.zeros((n, 4), FLOAT)
         self._motion = Motion(self._poses, self._twists, self._accels)
+        # the plain tuples the per-tick kernels take (`packed`), made once per body set
+        self._bodies_args, self._motion_args = tuple(self._packed_bodies), tuple(self._motion)
         self._swept = np.zeros((n, 4), FLOAT)
         self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
         slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
