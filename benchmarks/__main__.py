@@ -121,43 +121,70 @@ def scene_variants(n, progress):
     return rows
 
 
+HORIZONS = (0.25, 0.5, 1.0, 2.0)
+"""Look-ahead horizons (s) of the step / detect sweep: the fixed cost of a look-ahead apart
+from the pairs that meet."""
+
+
+def _world(scene, threads):
+    """A `CollisionWorld` with the scene's bodies, twists and accelerations."""
+    from collision_monitor import CollisionWorld
+    world = CollisionWorld()
+    world.threads = threads
+    for k, fp in enumerate(scene.footprints):
+        world.add_body(f'b{k}', fp)
+    world.set_twists(scene.twists)
+    world.set_accelerations(scene.accels)
+    return world
+
+
+def _interleaved(scene, worlds, tick, repeats, dt):
+    """Median seconds of ``set_poses + tick(label, world)`` per world, the scene moving on
+    by dt before each round and every world ticking in turn in a round (so that a busy
+    spell of the shared host falls on all of them), the first three rounds dropped; and
+    each tick's last result."""
+    ts = {label: [] for label in worlds}
+    last = {}
+    for _ in range(repeats):
+        scene.advance(dt)
+        for label, world in worlds.items():
+            t = time.perf_counter()
+            world.set_poses(scene.poses)
+            last[label] = tick(label, world)
+            ts[label].append(time.perf_counter() - t)
+    return {label: float(np.median(ts[label][3:])) for label in worlds}, last
+
+
 def lookahead(sizes, progress, repeats=40, dt=0.02):
     """Ticks of new poses -> detect, and new poses -> step (detect and predict(2 s) with one
     broad phase), per predictor, one thread; and constant acceleration on two threads (the
     time-of-collision search runs over the pairs in parallel).  One world each, the same
-    moving scene, interleaved."""
-    from collision_monitor import CollisionWorld
+    moving scene, interleaved.  Then, in a run of its own, constant acceleration at each of
+    `HORIZONS` against detect."""
     labels = {'detect': 1, 'constant_velocity': 1, 'constant_acceleration': 1,
               'constant_acceleration, 2 threads': 2}
+
+    def tick(label, world):
+        if label == 'detect':
+            return world.detect()
+        predictor, horizon = (label.split(',')[0], 2.0) if isinstance(label, str) else label
+        return len(world.step(horizon, predictor)[1])
+
     rows = []
     for n in sizes:
         progress.set_description(f'look-ahead N={n}')
         scene = make_scene(n, 8, 0.02, seed=3)
-        worlds = {}
-        for label, threads in labels.items():
-            world = worlds[label] = CollisionWorld()
-            world.threads = threads
-            for k, fp in enumerate(scene.footprints):
-                world.add_body(f'b{k}', fp)
-            world.set_twists(scene.twists)
-            world.set_accelerations(scene.accels)
-        # interleaved, so that a busy spell of the shared host falls on all of them
-        ts = {label: [] for label in labels}
-        count = dict.fromkeys(labels, 0)
-        for _ in range(repeats):
-            scene.advance(dt)
-            for label, world in worlds.items():
-                t = time.perf_counter()
-                world.set_poses(scene.poses)
-                if label == 'detect':
-                    world.detect()
-                else:
-                    predicted = world.step(2.0, label.split(',')[0])[1]
-                    count[label] = len(predicted)
-                ts[label].append(time.perf_counter() - t)
-        out = {label: (float(np.median(ts[label][3:])), count[label]) for label in labels}
+        worlds = {label: _world(scene, threads) for label, threads in labels.items()}
+        times, last = _interleaved(scene, worlds, tick, repeats, dt)
+        out = {label: (times[label], last[label] if label != 'detect' else 0)
+               for label in labels}
         out['meeting pairs alone'] = (meeting_pairs_alone(worlds['constant_acceleration'],
                                                           repeats), 0)
+        sweep = {'detect': worlds['detect']}
+        sweep.update({('constant_acceleration', h): _world(scene, 1) for h in HORIZONS})
+        times, last = _interleaved(scene, sweep, tick, repeats, dt)
+        out['by horizon'] = {h: (times['constant_acceleration', h] / times['detect'],
+                                 last['constant_acceleration', h]) for h in HORIZONS}
         rows.append((n, out))
         progress.update()
     return rows
@@ -481,6 +508,18 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
                      f'{ca2 * 1e3:.3f} | {cv / d:.2f} | {ca / d:.2f} | '
                      f'{out["constant_acceleration"][1]} | {alone * 1e3:.3f} | '
                      f'{(d + alone) / d:.2f} |')
+    lines += ['', '### Step / detect by horizon (constant acceleration, one thread)', '',
+              'The same scene in a run of its own: detect, and step at each horizon, one '
+              'world each, interleaved. Short horizons leave few pairs to meet, so what '
+              "remains is the fixed cost of a look-ahead: every body's box swept over the "
+              'horizon, the check that the kept candidates still hold, and every candidate '
+              "pair's test (reach circles, touching now or not) before any search. "
+              'Predictions include the pairs touching now (time 0).', '',
+              '| N | ' + ' | '.join(f'{h:g} s: step / detect (predictions)' for h in HORIZONS)
+              + ' |', '| ---: |' + ' ---: |' * len(HORIZONS)]
+    for n, out in look:
+        lines.append(f'| {n} | ' + ' | '.join(
+            f'{ratio:.2f} ({count})' for ratio, count in out['by horizon'].values()) + ' |')
     lines += ['', '### Time of impact against python-fcl (translation only)', '',
               'Constant velocity without rotation, where both are exact. Ours: '
               '`predict(2 s)` for all N bodies, broad phase included. python-fcl: '
