@@ -13,13 +13,14 @@
 # limitations under the License.
 """End-to-end latency over DDS: pose publication to warning publication, and tick overruns.
 
-N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); two of them
-stay on a collision course.  Latency is the time from publishing a PoseArray to the node publishing
-the first warnings message after it (its header stamp; both clocks are this machine's wall
-clock), so it includes the wait for the node's next tick (up to one period at `tick_rate`)
-unless `tick_on_source` ticks on arrival.
+N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); four pairs of
+them close in and part again in turn, so that every tick warns of a collision (`_move`).
+Latency is the time from publishing a PoseArray to the node publishing the first warnings
+message after it (its header stamp; both clocks are this machine's wall clock), so it
+includes the wait for the node's next tick (up to one period at `tick_rate`) unless
+`tick_on_source` ticks on arrival.
 
-The driver publishes the message's serialized bytes, the two moving poses and the stamp
+The driver publishes the message's serialized bytes, the moving poses and the stamp
 written into them in place, as a C++ fleet manager's publish costs next to nothing: rclpy's
 conversion of a PoseArray from Python objects alone takes 1.3 ms at 1,000 poses on this
 machine, time the node cannot save.
@@ -113,11 +114,20 @@ def fleet_message(n_bodies):
     return data, poses
 
 
+CLOSING_PAIRS = 4
+"""Pairs of bodies that close in on each other and part again, a quarter period apart."""
+
+
 def _move(data, poses, t, stamp_ns):
-    """b0 and b1 close in on each other, 1 m apart, oscillating (always a warning); the
-    stamp (int32 sec, uint32 nanosec after the 4-byte encapsulation header) set."""
-    poses[0, :2] = 0.0, -5.0
-    poses[1, :2] = 1.2 + 0.3 * math.sin(t), -5.0
+    """Bodies 2k and 2k + 1 (k < `CLOSING_PAIRS`), 5 m apart from the next pair, oscillate
+    along x: 0.6 m + 0.45 m sin(1.5 t + k pi / 2) between them (up to 0.68 m/s and
+    1.0 m/s^2), each pair a quarter period after the one before, so that every tick at least
+    one pair meets within the 2 s horizon (a warning) and none ever touches; the stamp
+    (int32 sec, uint32 nanosec after the 4-byte encapsulation header) set."""
+    for k in range(CLOSING_PAIRS):
+        y = -5.0 * (k + 1)
+        poses[2 * k, :2] = 0.0, y
+        poses[2 * k + 1, :2] = 1.2 + 0.45 * math.sin(1.5 * t + 0.5 * math.pi * k), y
     struct.pack_into('<iI', data, 4, stamp_ns // 10**9, stamp_ns % 10**9)
 
 
@@ -190,7 +200,8 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
 
 def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
             tick_on_source=False, floor=False):
-    """Return (p50 ms, p99 ms, overrun fraction, samples).
+    """Return (p50 ms, p99 ms, overrun fraction, samples, share of samples whose warnings
+    message warned of at least one pair).
 
     Poses go out at `publish_rate`, off the node's `rate`, so that the wait for the next tick
     sweeps the whole period instead of locking to one phase.  With `floor`, `echo` answers
@@ -215,7 +226,8 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     # driver's receipt can be delayed by its own work, the stamp cannot
     node.create_subscription(
         DiagnosticArray, '/collision_monitor/warnings',
-        lambda m: received.append(m.header.stamp.sec + m.header.stamp.nanosec * 1e-9), 10)
+        lambda m: received.append((m.header.stamp.sec + m.header.stamp.nanosec * 1e-9,
+                                   len(m.status))), 10)
     node.create_subscription(DiagnosticArray, '/diagnostics',
                              lambda m: health.extend(s for s in m.status
                                                      if s.name.endswith('monitor')), 10)
@@ -249,16 +261,20 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     node.destroy_node()
     rclpy.shutdown()
     stop_node(proc)
-    recv = np.sort(np.array(received))
+    received.sort()
+    recv = np.array([stamp for stamp, _ in received])
     lat = []
+    warned = 0
     for p in published:
         k = np.searchsorted(recv, p)
         if k < len(recv):
             lat.append(recv[k] - p)
+            warned += received[k][1] > 0
     kv = [{k.key: k.value for k in s.values} for s in health]
     overrun = int(kv[-1]['overruns']) / max(1, int(kv[-1]['ticks'])) if kv else math.nan
     lat = np.array(lat) * 1e3
-    return float(np.percentile(lat, 50)), float(np.percentile(lat, 99)), overrun, len(lat)
+    return (float(np.percentile(lat, 50)), float(np.percentile(lat, 99)), overrun, len(lat),
+            warned / max(1, len(lat)))
 
 
 if __name__ == '__main__':
