@@ -721,6 +721,29 @@ def test_pairs_touching_now_are_predicted_at_time_zero_without_features(predicto
     assert touching.vertex_of == '' and touching.vertex == touching.edge == -1
 
 
+def test_rows_are_each_rows_first_contact_and_carry_no_negative_zero():
+    """`Predictions.rows` gives, row by row, the `FirstContact` that indexing gives (a pair
+    touching now among them); and where squares close in along x and y, no time, point
+    or normal holds a -0.0 (its sign would show in printed and serialized results)."""
+    world = World()
+    for name, pose in (('a', (0.0, 0.0, 0.0)), ('b', (0.5, 0.0, 0.0)), ('c', (3.0, 0.0, 0.0)),
+                       ('d', (0.0, -3.0, 0.0)), ('e', (-3.0, 0.0, 0.0))):
+        world.add_body(name, UNIT, pose=pose)
+    world.set_twists([[0, 0, 0], [0, 0, 0], [-1.5, 0, 0], [0, 1.5, 0], [1.5, 0, 0]])
+    got = world.predict(2.0)
+    rows = got.rows()
+    assert len(rows) == len(got) > 3 and (got.time == 0.0).sum() == 1
+    for c, first in enumerate(rows):
+        indexed = got[c]
+        assert first[:4] == indexed[:4] and type(first.time) is float
+        assert type(first.vertex) is int and type(first.edge) is int
+        np.testing.assert_array_equal(first.point, indexed.point)
+        np.testing.assert_array_equal(first.normal, indexed.normal)
+    for values in (got.time, got.point, got.normal):
+        assert not np.any(np.signbit(values[values == 0.0]))
+    assert (got.normal == 0.0).sum() >= 3  # axis-aligned normals: zeros to check
+
+
 @pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
 def test_a_new_contact_is_dated_by_the_predictors_model(predictor):
     """The look-back of detect dates a new contact where predict, from the previous tick's
@@ -1023,6 +1046,44 @@ def _by_pair(contacts):
     return {tuple(contacts.pairs[c].tolist()): (
         int(contacts.kind[c]), contacts.normal[c].tolist(), float(contacts.depth[c]),
         contacts.points[start[c]:start[c + 1]].tolist()) for c in range(len(contacts))}
+
+
+def test_predictions_kept_across_ticks_keep_their_values():
+    """Predictions of a tick, kept while later ticks (predict and step) write the world's
+    buffers, each still equals what a fresh world predicts from its poses, and owns its
+    arrays."""
+    rng = np.random.default_rng(32)
+    shapes, poses = random_scene(rng, 80, 8.0, big=1)
+    world = build(shapes, poses)
+    twists = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    world.set_twists(twists)
+    kept = []
+    for tick in range(6):
+        poses = poses + 0.05 * twists
+        world.set_poses(poses)
+        kept.append((poses, world.step(1.0)[1] if tick % 2 else world.predict(1.0)))
+    for poses, predictions in kept:
+        fresh = build(shapes, poses)
+        fresh.set_twists(twists)
+        expected = fresh.predict(1.0)
+        assert len(predictions) == len(expected) > 3
+        assert _predicted_by_pair(predictions) == _predicted_by_pair(expected)
+    arrays = [a for _, predictions in kept for a in _prediction_arrays(predictions)]
+    for k, a in enumerate(arrays):
+        assert not any(np.shares_memory(a, b) for b in [*world._p_out, *arrays[k + 1:]])
+
+
+def _predicted_by_pair(predictions):
+    """``{pair: (time, side, vertex, edge, point, normal)}``, nan written as None."""
+    rows = zip(*(a.tolist() for a in _prediction_arrays(predictions)))
+    return {tuple(pair): tuple(np.where(np.isnan(x), None, x).tolist()
+                               if isinstance(x, list) else x for x in rest)
+            for pair, *rest in rows}
+
+
+def _prediction_arrays(predictions):
+    return (predictions.pairs, predictions.time, predictions.side, predictions.vertex,
+            predictions.edge, predictions.point, predictions.normal)
 
 
 def test_contacts_kept_across_ticks_keep_their_values():

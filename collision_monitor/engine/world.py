@@ -31,7 +31,7 @@ from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
-from ..kernels.toi import (first_contacts, FirstContact, pack_predictions,
+from ..kernels.toi import (copied_predictions, first_contacts, FirstContact, pack_predictions,
                            place_and_predict)
 
 
@@ -206,6 +206,14 @@ class Predictions:
         return FirstContact(float(self.time[c]), 'ab'[side] if side >= 0 else '',
                             int(self.vertex[c]), int(self.edge[c]), self.point[c].copy(),
                             self.normal[c].copy())
+
+    def rows(self):
+        """Every row as a `FirstContact`, in row order: a list, made with one conversion per
+        column where ``[p[c] for c in range(len(p))]`` converts each field of each row.  Its
+        points and normals are rows of `point` and `normal` (views, not copies)."""
+        sides = ['ab'[s] if s >= 0 else '' for s in self.side.tolist()]
+        return list(map(FirstContact, self.time.tolist(), sides, self.vertex.tolist(),
+                        self.edge.tolist(), self.point, self.normal))
 
     def __iter__(self):
         """Yield ``(name_a, name_b, FirstContact)``, earliest first."""
@@ -688,7 +696,7 @@ class CollisionWorld:
                 (self._aabb, self._placed),
                 (self._swept, cache.fat, cache.fat_active, cache.pairs, cache.count),
                 int(model), float(horizon), search_here,
-                (self._scratch, self._entry, self._found), tuple(self._p_out))
+                (self._scratch, self._entry, self._found), self._p_args)
             self._placed = True
             if held:
                 self._swept_count = cache.count
@@ -731,9 +739,7 @@ class CollisionWorld:
         """`Predictions` of the first k rows `pack_predictions` wrote."""
         if k == 0:  # shared empty read-only arrays, no copies
             return Predictions(self.names, *_NO_PREDICTIONS)
-        # copies; adding 0.0 turns the -0.0 of a sign flip into 0.0 (float columns only)
-        return Predictions(self.names, *(o[:k] + 0.0 if o.dtype == FLOAT else o[:k].copy()
-                                         for o in self._p_out))
+        return Predictions(self.names, *copied_predictions(self._p_args, k))
 
     def _trace_back(self, stamp, pairs, active):
         """Began time of each contact (`lookback.contact_onsets`); then remember this tick
@@ -917,6 +923,7 @@ class CollisionWorld:
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),
                                      np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
                                      np.zeros((cap, 2), FLOAT))
+        self._p_args = tuple(self._p_out)  # the kernels' plain tuple (`packed`)
 
     def _grow_features(self, cap):
         self._features = Features(np.zeros((cap, 2), FLOAT), np.zeros((cap, 2), FLOAT),

@@ -356,9 +356,9 @@ class Monitor:
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
         predicted = {}
-        for c, pair in enumerate(map(tuple, predictions.pairs.tolist())):
-            if predictions.time[c] > 0.0 and pair not in self._ignored:
-                predicted[pair] = predictions[c]
+        for pair, first in zip(map(tuple, predictions.pairs.tolist()), predictions.rows()):
+            if first.time > 0.0 and pair not in self._ignored:
+                predicted[pair] = first
         report.warnings = self._debounce(predicted)
         return report
 
