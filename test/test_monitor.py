@@ -174,8 +174,9 @@ def test_warning_before_contact_with_the_right_time():
 
 def test_predict_warns_before_detect_finds_the_contacts():
     """A tick in two halves, as the node publishes it: `predict` warns of the pairs that
-    meet later (c, coming, with a and b) and not of the pair touching now (a and b), and has
-    no contacts; `detect` then adds the touching pair; the two equal `tick`."""
+    meet later (c, coming, with a and b: each warning with its own pair's time and point)
+    and not of the pair touching now (a and b), and has no contacts; `detect` then adds the
+    touching pair; the two equal `tick`."""
     bodies = {name: body(pose_topic=f'/{name}') for name in 'abc'}
     halves, whole = (Monitor(config(bodies, trigger_ticks=1)) for _ in range(2))
     for t in (0.0, 0.02, 0.04):
@@ -183,6 +184,9 @@ def test_predict_warns_before_detect_finds_the_contacts():
             feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (0.8, 0.0, 0.0), 'c': (3.0 - t, 0.0, 0.0)})
     report = halves.predict(0.04)
     assert [w[:2] for w in report.warnings] == [(0, 2), (1, 2)] and not report.contacts
+    # c's near face, at 2.46 m coming at 1 m/s, meets a's at 0.5 m and b's at 1.3 m
+    for (_, _, w), ttc, face in zip(report.warnings, (1.96, 1.16), (0.5, 1.3)):
+        assert abs(w.time - ttc) < 1e-6 and abs(w.point[0] - face) < 1e-6
     halves.detect(report)
     assert report.contacts.pairs.tolist() == [[0, 1]] and report.state_changed
     ticked = whole.tick(0.04)

@@ -723,8 +723,9 @@ def test_pairs_touching_now_are_predicted_at_time_zero_without_features(predicto
 
 def test_rows_are_each_rows_first_contact_and_carry_no_negative_zero():
     """`Predictions.rows` gives, row by row, the `FirstContact` that indexing gives (a pair
-    touching now among them); and where squares close in along x and y, no time, point
-    or normal holds a -0.0 (its sign would show in printed and serialized results)."""
+    touching now among them), or those of the rows asked for; and where squares close in
+    along x and y, no time, point or normal holds a -0.0 (its sign would show in printed
+    and serialized results)."""
     world = World()
     for name, pose in (('a', (0.0, 0.0, 0.0)), ('b', (0.5, 0.0, 0.0)), ('c', (3.0, 0.0, 0.0)),
                        ('d', (0.0, -3.0, 0.0)), ('e', (-3.0, 0.0, 0.0))):
@@ -739,6 +740,8 @@ def test_rows_are_each_rows_first_contact_and_carry_no_negative_zero():
         assert type(first.vertex) is int and type(first.edge) is int
         np.testing.assert_array_equal(first.point, indexed.point)
         np.testing.assert_array_equal(first.normal, indexed.normal)
+    picked = [3, 0, 3]
+    assert [first[:4] for first in got.rows(picked)] == [rows[c][:4] for c in picked]
     for values in (got.time, got.point, got.normal):
         assert not np.any(np.signbit(values[values == 0.0]))
     assert (got.normal == 0.0).sum() >= 3  # axis-aligned normals: zeros to check

@@ -207,13 +207,17 @@ class Predictions:
                             int(self.vertex[c]), int(self.edge[c]), self.point[c].copy(),
                             self.normal[c].copy())
 
-    def rows(self):
-        """Every row as a `FirstContact`, in row order: a list, made with one conversion per
-        column where ``[p[c] for c in range(len(p))]`` converts each field of each row.  Its
-        points and normals are rows of `point` and `normal` (views, not copies)."""
-        sides = ['ab'[s] if s >= 0 else '' for s in self.side.tolist()]
-        return list(map(FirstContact, self.time.tolist(), sides, self.vertex.tolist(),
-                        self.edge.tolist(), self.point, self.normal))
+    def rows(self, which=None):
+        """The `FirstContact` of each row index in `which` (default: every row, in order), as
+        a list made with one conversion per column where ``[p[c] for c in which]`` converts
+        each field of each row.  Its points and normals are rows of `point` and `normal`
+        (views, not copies)."""
+        time, side, vertex, edge = (a.tolist() for a in (self.time, self.side, self.vertex,
+                                                         self.edge))
+        point, normal = list(self.point), list(self.normal)
+        return [FirstContact(time[c], 'ab'[side[c]] if side[c] >= 0 else '', vertex[c],
+                             edge[c], point[c], normal[c])
+                for c in (range(len(time)) if which is None else which)]
 
     def __iter__(self):
         """Yield ``(name_a, name_b, FirstContact)``, earliest first."""

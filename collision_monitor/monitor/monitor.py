@@ -355,10 +355,10 @@ class Monitor:
         report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
-        predicted = {}
-        for pair, first in zip(map(tuple, predictions.pairs.tolist()), predictions.rows()):
-            if first.time > 0.0 and pair not in self._ignored:
-                predicted[pair] = first
+        pairs = list(map(tuple, predictions.pairs.tolist()))
+        ahead = [c for c, t in enumerate(predictions.time.tolist())
+                 if t > 0.0 and pairs[c] not in self._ignored]
+        predicted = dict(zip([pairs[c] for c in ahead], predictions.rows(ahead)))
         report.warnings = self._debounce(predicted)
         return report
 
