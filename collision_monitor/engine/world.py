@@ -599,7 +599,7 @@ class CollisionWorld:
             held, nc, nf = place_and_narrow(
                 self._poses, active, self._bodies_args, self._aabb,
                 (near.fat, near.fat_active, near.pairs, near.count), self._pair_vertices,
-                tuple(self._c_rows), tuple(self._features))
+                self._c_args, self._f_args)
             self._placed = True
             if held and nf <= self._features.xy.shape[0]:
                 return self._wrap_contacts(nc, nf, stamp, active)
@@ -613,8 +613,8 @@ class CollisionWorld:
         nc = nf = 0
         while n_pairs:
             nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._bodies_args,
-                                  self._aabb, self._pair_vertices, tuple(self._c_rows),
-                                  tuple(self._features))
+                                  self._aabb, self._pair_vertices, self._c_args,
+                                  self._f_args)
             if nf <= self._features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
@@ -927,11 +927,13 @@ class CollisionWorld:
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),
                                      np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
                                      np.zeros((cap, 2), FLOAT))
-        self._p_args = tuple(self._p_out)  # the kernels' plain tuple (`packed`)
+        # the kernels' plain tuples (`packed`), made once per growth
+        self._c_args, self._p_args = tuple(self._c_rows), tuple(self._p_out)
 
     def _grow_features(self, cap):
         self._features = Features(np.zeros((cap, 2), FLOAT), np.zeros((cap, 2), FLOAT),
                                   np.zeros(cap, np.int8), np.zeros((cap, 2), INDEX))
+        self._f_args = tuple(self._features)
 
 
 World = CollisionWorld
