@@ -277,12 +277,13 @@ def test_noisy_samples_get_numpys_least_squares_quadratic(count):
 
 
 @given(st.lists(st.sampled_from(['alike', 'one more', 'one off', 'fewer', 'other', 'stale',
-                                 'two']), min_size=2, max_size=12), st.integers(0, 2**32 - 1))
+                                 'two', 'older']), min_size=2, max_size=12),
+       st.integers(0, 2**32 - 1))
 def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds, seed):
     """The fit's weights are made once for a run of bodies stamped alike: bodies in any order
     stamped as the one before, with one sample more or fewer, one stamp moved, as many
-    samples stamped otherwise, stale, or with two samples each get numpy's least-squares
-    quadratic over their own window."""
+    samples stamped otherwise, stale, with two samples, or with their three oldest samples
+    outside the window each get numpy's least-squares quadratic over their own window."""
     rng = np.random.default_rng(seed)
     n = len(kinds)
     history = PoseHistory.empty(n)
@@ -302,10 +303,13 @@ def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds,
             times = times - 5.0
         elif kind == 'two':
             times = times[-2:]
+        elif kind == 'older':
+            times[:3] -= 2.0
         path = rng.normal(0.0, 1.0, (len(times), 3))
         for t, row in zip(np.sort(times), path):
             assert push_pose(history, b, t, *row)
-        windows.append((np.sort(times), path))
+        inside = np.sort(times) >= 0.0  # the window: 1 s before the newest, at most 0.31
+        windows.append((np.sort(times)[inside], path[inside]))
     motion = Motion(*(np.full((n, 3), 7.0) for _ in range(3)))
     fresh = np.zeros(n, np.bool_)
     estimate_motion(history, 0.31, 1.0, 1.0, fresh, motion)

@@ -114,44 +114,51 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
 
 
 @jit
-def _fit_weights(hist, b, h, m, weights, stamps):
-    """Weights of the least-squares quadratic ``p0 + v tau + (a / 2) tau^2`` through the m
-    newest samples of body b (newest in row h of its ring), tau = t - t_newest: row 0 gives
-    v = sum_k weights[0, k] d_k and row 1 a / 2 likewise, d_k the k-th newest sample's
-    coordinate less the newest's.  The rows of the inverse normal matrix (by cofactors) times
-    ``(1, tau_k, tau_k^2)``; False when that matrix is singular (stamps ~1e-100 s apart).
-    The samples' stamps, newest first, go to `stamps` (what the weights were made for)."""
-    k = hist.shape[1]
-    tl = hist[b, h, 0]
+def _fit_weights(hist, b, n, tl, window, weights, stamps):
+    """Weights of the least-squares quadratic ``p0 + v tau + (a / 2) tau^2`` through the
+    samples of body b within `window` seconds of its newest (stamped tl), tau = t - tl, by
+    ring row: with d_r the coordinate in row r (of the n rows held) less the newest's,
+    ``v = sum_r weights[0, r] d_r`` and a / 2 likewise with row 1.  Rows outside the window
+    weigh 0.  Two samples in the window weigh as their line (a = 0); one, or normal equations
+    that underflow float64 (stamps ~1e-100 s apart), weigh 0 (rest).  Otherwise each row is
+    the inverse normal matrix's (by cofactors) times ``(1, tau_r, tau_r^2)``.  The rows'
+    stamps go to `stamps` (what the weights were made for)."""
     s0 = s1 = s2 = s3 = s4 = 0.0
-    r = h
-    for q in range(m):
-        stamps[q] = hist[b, r, 0]
-        tau = stamps[q] - tl
-        t2 = tau * tau
-        s0 += 1.0
-        s1 += tau
-        s2 += t2
-        s3 += t2 * tau
-        s4 += t2 * t2
-        r = r - 1 if r > 0 else k - 1
+    before = -math.inf  # the stamp before the newest (within the window)
+    for r in range(n):
+        t = hist[b, r, 0]
+        stamps[r] = t
+        weights[0, r] = weights[1, r] = 0.0
+        if tl - t <= window:
+            tau = t - tl
+            t2 = tau * tau
+            s0 += 1.0
+            s1 += tau
+            s2 += t2
+            s3 += t2 * tau
+            s4 += t2 * t2
+            if t < tl:
+                before = max(before, t)
+    if s0 == 2.0:
+        for r in range(n):
+            if stamps[r] == before:
+                weights[0, r] = 1.0 / (before - tl)
+        return
     # cofactors of the symmetric matrix [[s0, s1, s2], [s1, s2, s3], [s2, s3, s4]]
     c00 = s2 * s4 - s3 * s3
     c01 = s2 * s3 - s1 * s4
     c02 = s1 * s3 - s2 * s2
     det = s0 * c00 + s1 * c01 + s2 * c02
-    if abs(det) < 1e-300:
-        return False
+    if abs(det) < 1e-300:  # one sample (det = 0) or stamps too close for float64
+        return
     c11 = s0 * s4 - s2 * s2
     c12 = s1 * s2 - s0 * s3
     c22 = s0 * s2 - s1 * s1
-    r = h
-    for q in range(m):
-        tau = hist[b, r, 0] - tl
-        weights[0, q] = (c01 + (c11 + c12 * tau) * tau) / det
-        weights[1, q] = (c02 + (c12 + c22 * tau) * tau) / det
-        r = r - 1 if r > 0 else k - 1
-    return True
+    for r in range(n):
+        tau = stamps[r] - tl
+        if -tau <= window:
+            weights[0, r] = (c01 + (c11 + c12 * tau) * tau) / det
+            weights[1, r] = (c02 + (c12 + c22 * tau) * tau) / det
 
 
 @jit
@@ -162,22 +169,23 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
     A body is fresh when it has a sample no older than `max_age`; `fresh` is set accordingly.
     Rows of bodies that are not fresh are left as they were.  The velocity and acceleration
     are those of the least-squares quadratic in time through the samples within `window`
-    seconds of the newest (`_fit_weights`; two samples: their velocity, no acceleration; one,
-    or normal equations that underflow float64 (stamps ~1e-100 s apart): at rest), unless the
-    history holds a measured twist; the pose is the newest sample carried on to `now` by
-    them.  The weights depend on the stamps alone: bodies stamped alike (one bulk message's)
-    share them, made once for a run of such bodies.
+    seconds of the newest (`_fit_weights`: two samples give their velocity and no
+    acceleration; one, or normal equations that underflow float64, rest), unless the history
+    holds a measured twist; the pose is the newest sample carried on to `now` by them.  The
+    weights depend on the ring rows' stamps alone: bodies stamped alike in the same rows (one
+    bulk message's) share them, made once for a run of such bodies.  Rows are read in ring
+    order, not newest first: the sums' order does not matter and the loops stay straight.
     """
     hist, count, head, measured, measured_twist = history
     poses, twists, accels = motion
     k = hist.shape[1]
-    weights = np.empty((2, k))
-    stamps = np.empty(k)  # of the samples the weights were made for, newest first
-    fitted = -1           # their count (-1: none yet)
-    usable = False        # whether the normal matrix was regular
+    weights = np.zeros((2, k))
+    stamps = np.empty(k)  # of the ring rows the weights were made for
+    fitted = -1           # how many rows they were made for (-1: none yet)
     for b in range(hist.shape[0]):
         fresh[b] = False
-        if count[b] == 0:
+        n = count[b]
+        if n == 0:
             continue
         h = head[b]
         tl = hist[b, h, 0]
@@ -185,56 +193,38 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
         if age > max_age:
             continue
         fresh[b] = True
-        # the samples within the window, and whether they are stamped as the last fit's
-        m = 0
-        same = True
-        r = h
-        for _ in range(count[b]):
-            t = hist[b, r, 0]
-            if tl - t > window:
-                break
-            same = same and m < fitted and stamps[m] == t
-            m += 1
-            r = r - 1 if r > 0 else k - 1
-        vx = vy = vw = ax = ay = aw = 0.0
-        if m >= 3:
-            if not (same and m == fitted):
-                usable = _fit_weights(hist, b, h, m, weights, stamps)
-                fitted = m
-            if usable:
-                xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
-                hx = hy = hw = 0.0
-                r = h
-                for q in range(m):
-                    wv, wa = weights[0, q], weights[1, q]
-                    dx = hist[b, r, 1] - xl
-                    dy = hist[b, r, 2] - yl
-                    dw = hist[b, r, 3] - wl
-                    vx += wv * dx
-                    vy += wv * dy
-                    vw += wv * dw
-                    hx += wa * dx
-                    hy += wa * dy
-                    hw += wa * dw
-                    r = r - 1 if r > 0 else k - 1
-                ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
-                if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vw)
-                        and math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
-                    vx = vy = vw = ax = ay = aw = 0.0
-        elif m == 2:
-            q = (h - 1) % k
-            dt = hist[b, h, 0] - hist[b, q, 0]
-            vx = (hist[b, h, 1] - hist[b, q, 1]) / dt
-            vy = (hist[b, h, 2] - hist[b, q, 2]) / dt
-            vw = (hist[b, h, 3] - hist[b, q, 3]) / dt
+        same = n == fitted
+        if same:
+            for r in range(n):  # no early exit: straight, and mostly all equal
+                same &= hist[b, r, 0] == stamps[r]
+        if not same:
+            _fit_weights(hist, b, n, tl, window, weights, stamps)
+            fitted = n
+        xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
+        vx = vy = vw = hx = hy = hw = 0.0
+        for r in range(n):
+            wv, wa = weights[0, r], weights[1, r]
+            dx = hist[b, r, 1] - xl
+            dy = hist[b, r, 2] - yl
+            dw = hist[b, r, 3] - wl
+            vx += wv * dx
+            vy += wv * dy
+            vw += wv * dw
+            hx += wa * dx
+            hy += wa * dy
+            hw += wa * dw
+        ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
+        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vw)
+                and math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
+            vx = vy = vw = ax = ay = aw = 0.0
         if measured[b]:
             vx = measured_twist[b, 0]
             vy = measured_twist[b, 1]
             vw = measured_twist[b, 2]
         dt = max(0.0, age)
-        poses[b, 0] = hist[b, h, 1] + (vx + 0.5 * ax * dt) * dt
-        poses[b, 1] = hist[b, h, 2] + (vy + 0.5 * ay * dt) * dt
-        poses[b, 2] = wrap_angle(hist[b, h, 3] + (vw + 0.5 * aw * dt) * dt)
+        poses[b, 0] = xl + (vx + 0.5 * ax * dt) * dt
+        poses[b, 1] = yl + (vy + 0.5 * ay * dt) * dt
+        poses[b, 2] = wrap_angle(wl + (vw + 0.5 * aw * dt) * dt)
         twists[b, 0] = vx + ax * dt
         twists[b, 1] = vy + ay * dt
         twists[b, 2] = vw + aw * dt
