@@ -225,6 +225,21 @@ def test_ignored_pairs_are_not_reported():
     assert not any(r.warnings or r.contacts for r in reports)
 
 
+def test_an_ignored_pair_leaves_the_other_pairs_warnings_as_they_are():
+    """a and b touch, c comes at 1 m/s (as in the two-halves test below) and c|a is ignored:
+    only b and c are warned of, with their own time and point (c's near face meets b's at
+    1.3 m in 1.16 s), and a and b still touch."""
+    bodies = {name: body(pose_topic=f'/{name}') for name in 'abc'}
+    m = Monitor(config(bodies, trigger_ticks=1, ignore_pairs=['c|a']))
+    for t in (0.0, 0.02, 0.04):
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (0.8, 0.0, 0.0), 'c': (3.0 - t, 0.0, 0.0)})
+    report = m.tick(0.04)
+    assert [w[:2] for w in report.warnings] == [(1, 2)]
+    warning = report.warnings[0][2]
+    assert abs(warning.time - 1.16) < 1e-6 and abs(warning.point[0] - 1.3) < 1e-6
+    assert report.contacts.pairs.tolist() == [[0, 1]]
+
+
 def test_stale_bodies_leave_the_tick_and_are_reported():
     m = two_movers(pose_timeout=0.1)
     feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})

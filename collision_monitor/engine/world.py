@@ -214,7 +214,7 @@ class Predictions:
         (views, not copies)."""
         time, side, vertex, edge = (a.tolist() for a in (self.time, self.side, self.vertex,
                                                          self.edge))
-        point, normal = list(self.point), list(self.normal)
+        point, normal = self.point, self.normal
         return [FirstContact(time[c], 'ab'[side[c]] if side[c] >= 0 else '', vertex[c],
                              edge[c], point[c], normal[c])
                 for c in (range(len(time)) if which is None else which)]

@@ -21,6 +21,7 @@ messages.  Bodies keep the order of `Config.bodies`; that order is the engine's 
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import compress
 import math
 import pickle
 
@@ -355,10 +356,12 @@ class Monitor:
         report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
-        pairs = list(map(tuple, predictions.pairs.tolist()))
-        ahead = [c for c, t in enumerate(predictions.time.tolist())
-                 if t > 0.0 and pairs[c] not in self._ignored]
-        predicted = dict(zip([pairs[c] for c in ahead], predictions.rows(ahead)))
+        ahead = np.flatnonzero(predictions.time > 0.0)  # pairs touching now have time 0
+        pairs = list(map(tuple, predictions.pairs[ahead].tolist()))
+        if self._ignored:
+            keep = [pair not in self._ignored for pair in pairs]
+            ahead, pairs = ahead[keep], list(compress(pairs, keep))
+        predicted = dict(zip(pairs, predictions.rows(ahead.tolist())))
         report.warnings = self._debounce(predicted)
         return report
 
