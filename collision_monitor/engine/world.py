@@ -13,6 +13,7 @@
 # limitations under the License.
 """The engine: named polygon bodies, their poses, and every contact on every tick."""
 
+import math
 import weakref
 
 import numba
@@ -476,8 +477,9 @@ class CollisionWorld:
         return arr
 
     def set_active(self, bodies, active):
-        """Include (True) or leave out (False) bodies from the following ticks."""
-        self._enabled[self._as_indices(bodies)] = active
+        """Include (True) or leave out (False) bodies (None: every body) from the following
+        ticks."""
+        self._enabled[slice(None) if bodies is None else self._as_indices(bodies)] = active
         self._moved()
 
     @property
@@ -686,7 +688,7 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        if not horizon > 0.0 or not np.isfinite(horizon):
+        if not horizon > 0.0 or not math.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
         model = self._model(predictor)
         self._pack()
