@@ -60,7 +60,6 @@ setup(
     maintainer_email='maintainers@collision-monitor.invalid',
     description='Contacts and imminent collisions between moving polygon bodies, every tick.',
     license='Apache-2.0',
-    tests_require=['pytest'],
     entry_points={
         'console_scripts': [
             'collision_monitor_node = collision_monitor.ros.node:main',
