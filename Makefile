@@ -39,8 +39,8 @@ demo: $(STAMP)
 # lower priority, the engine tests again with numba's bounds checks (kernels compiled apart,
 # in a cache of their own): a kernel writing past a buffer fails there with IndexError instead
 # of corrupting the heap.  That pass is mostly compiling and the suite mostly waits on DDS and
-# child processes, so on two cores the two together take about 7 minutes (one after the other,
-# 9); its output follows the suite's.
+# child processes, so on two cores the two together take 7 to 8 minutes where one after the
+# other takes 9 to 10; its output follows the suite's.
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba_cache_boundscheck/$(SOURCE_HASH)
 test: $(STAMP)
 	find .numba_cache .numba_cache_boundscheck -mindepth 1 -maxdepth 1 \
