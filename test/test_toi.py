@@ -199,7 +199,6 @@ def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics):
         point = (1 - along) * placed_at(edges, t)[edge] + along * placed_at(edges, t)[q]
         assert np.allclose(placed_at(vertices, t)[vertex], point, atol=1e-9)
     # the general checks decide less often than the rigid ones, but often enough to be tried
-    # the general checks decide less often than the rigid ones, but often enough to be tried
     assert meeting > 300 and certified > (0.5 if kinematics == 'rigid' else 0.05) * meeting
 
 
