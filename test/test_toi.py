@@ -158,12 +158,16 @@ def random_footprint(rng):
     return shape if rng.random() < 0.5 else shape[::-1].copy()
 
 
+@pytest.mark.parametrize('window', ['from now', 'from later'])
 @pytest.mark.parametrize('kinematics', ['rigid', 'rigid, checked as any', 'any'])
-def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics):
+def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics, window):
     """Where the separating-line certificate decides, its first event is the exhaustive
     search's: the same time, and a vertex on the edge then.  'any' perturbs every vertex's
-    velocity and acceleration, so the polygons deform and only the general checks hold."""
-    rng = np.random.default_rng(5)
+    velocity and acceleration, so the polygons deform and only the general checks hold.
+    'from later' searches from a time up to 1 s on, where the polygons are apart (as
+    `first_contacts` starts where the reach circles first meet): the certificate's line and
+    depths are then those of that time, not of the vertices' positions now."""
+    rng = np.random.default_rng(5 if window == 'from now' else 6)
     certified = meeting = 0
     for _ in range(1500):
         state_a = (rng.uniform(-1, 1, 3) * [1, 1, 3], rng.uniform(-1, 1, 3),
@@ -177,15 +181,17 @@ def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics):
             for k in (ka, kb):
                 k[1] += rng.uniform(-0.05, 0.05, k[1].shape)
                 k[2] += rng.uniform(-0.05, 0.05, k[2].shape)
-        if shapely.Polygon(ka[0]).distance(shapely.Polygon(kb[0])) < 1e-6:
+        start = 0.0 if window == 'from now' else rng.uniform(0.0, 1.0)
+        if shapely.Polygon(placed_at(ka, start)).distance(
+                shapely.Polygon(placed_at(kb, start))) < 1e-6:
             continue
         a = MovingPolygon(*ka, polygon_orientation(ka[0]))
         b = MovingPolygon(*kb, polygon_orientation(kb[0]))
         tol = pair_length_tolerance(ka[0], kb[0])
         entry = np.empty((2, 9))
-        searched = _searched_first_event(a, b, 0.0, 2.0, tol, entry)
+        searched = _searched_first_event(a, b, start, 2.0, tol, entry)
         ok, t, side, vertex, edge, along = _line_certificate(
-            a, b, 0.0, 2.0, tol, np.empty(9), kinematics == 'rigid')
+            a, b, start, 2.0, tol, np.empty(9), kinematics == 'rigid')
         meeting += searched[1] >= 0
         if not ok:
             continue
@@ -195,6 +201,7 @@ def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics):
             continue
         assert t == pytest.approx(searched[0], abs=1e-9)
         vertices, edges = (ka, kb) if side == 0 else (kb, ka)
+        assert 0 <= vertex < len(vertices[0]) and 0 <= edge < len(edges[0])
         q = (edge + 1) % len(edges[0])
         point = (1 - along) * placed_at(edges, t)[edge] + along * placed_at(edges, t)[q]
         assert np.allclose(placed_at(vertices, t)[vertex], point, atol=1e-9)
@@ -216,6 +223,45 @@ def test_a_far_corner_of_a_deforming_polygon_reaching_across_its_own_edge_is_fou
     assert got is not None and (got.vertex_of, got.vertex, got.edge) == ('b', 2, 1)
     assert got.time == pytest.approx(1.0, abs=1e-12)
     assert got.point == pytest.approx([-0.5, 2.5], abs=1e-12)
+
+
+def test_a_corner_of_a_deforming_triangle_crossing_its_own_facing_edges_line_is_found():
+    """Vertex (1, 1) of triangle b flies up and left at 1.5 m/s each way: it crosses the line
+    x = 0 of b's own left edge at t = 2/3, at y = 2, above that edge, and meets a's right
+    edge (x = -0.5) at t = 1, at y = 2.5, while nothing else moves.  b's left edge faces a
+    at the gap a's right edge faces b with, so its line is tried first; b's one vertex off
+    that edge is the one that crosses it, and a certificate from that line that did not
+    watch b's own vertices would answer that nothing happens."""
+    a = np.array([[-1.5, -1.0], [-0.5, -1.0], [-0.5, 3.0], [-1.5, 3.0]])
+    b = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    vel_b = np.zeros((3, 2))
+    vel_b[1] = [-1.5, 1.5]
+    got = first_contact(a, np.zeros((4, 2)), np.zeros((4, 2)), b, vel_b, np.zeros((3, 2)), 1.2)
+    assert got is not None and (got.vertex_of, got.vertex, got.edge) == ('b', 1, 1)
+    assert got.time == pytest.approx(1.0, abs=1e-12)
+    assert got.point == pytest.approx([-0.5, 2.5], abs=1e-12)
+    assert got.normal == pytest.approx([1.0, 0.0], abs=1e-12)
+
+
+@pytest.mark.parametrize('winding', ['ccw', 'cw'])
+@pytest.mark.parametrize('first', range(4))
+def test_a_vertex_passing_the_facing_edges_end_meets_the_edge_beside_it(first, winding):
+    """Triangle a slides right and down at (1, -0.5) m/s past the top of unit square b: its
+    corner (-0.2, 1.15) crosses the line of b's left edge (the edge facing a) at y = 1.05,
+    beyond the edge's top end, and meets b's top edge at t = 0.3, at (0.1, 1).  Whatever
+    vertex b's list starts with and in either winding, the edge beside the facing one is
+    searched and named by its index in b."""
+    a = np.array([[-0.2, 1.15], [-0.2, 1.4], [-1.2, 1.8]])
+    b = np.roll(np.array([[0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]), -first, axis=0)
+    if winding == 'cw':
+        b = b[::-1].copy()
+    top = next(e for e in range(4) if b[e, 1] == b[(e + 1) % 4, 1] == 1.0)
+    vel_a = np.tile([1.0, -0.5], (3, 1))
+    got = first_contact(a, vel_a, np.zeros((3, 2)), b, np.zeros((4, 2)), np.zeros((4, 2)), 0.5)
+    assert got is not None and (got.vertex_of, got.vertex, got.edge) == ('a', 0, top)
+    assert got.time == pytest.approx(0.3, abs=1e-12)
+    assert got.point == pytest.approx([0.1, 1.0], abs=1e-12)
+    assert got.normal == pytest.approx([0.0, -1.0], abs=1e-12)
 
 
 TEARDROP = np.array([(2.5, 0.0), (-1.3, 0.3), (-1.5, 0.35), (-1.7, 0.3), (-1.7, -0.3),
