@@ -270,6 +270,30 @@ def test_a_vertex_passing_the_facing_edges_end_meets_the_edge_beside_it(first, w
     assert got.normal == pytest.approx([0.0, -1.0], abs=1e-12)
 
 
+@pytest.mark.parametrize('winding', ['ccw', 'cw'])
+@pytest.mark.parametrize('first', range(3))
+def test_a_corner_of_the_facing_edge_meets_an_edge_beside_the_nearest_vertex(first, winding):
+    """Triangle a moves right at 1 m/s above the 2 x 1 m rectangle b: its nearest corner
+    (-0.3, 1.1) passes over b's top-left corner, and a's lower edge, sloping down to
+    (-1.7, 0.7), meets that corner (0, 1) at t = 0.65 (where the edge is at height 1,
+    0.65 m left of its corner).  b's left edge faces a; a's other corners stay over 0.7 m
+    from its line, so only the edges beside a's nearest corner can meet its ends: whatever
+    vertex a's list starts with and in either winding, that edge is searched and named."""
+    v0, v1, v2 = [-0.3, 1.1], [-1.7, 1.5], [-1.7, 0.7]
+    a = np.roll(np.array([v0, v1, v2]), -first, axis=0)
+    if winding == 'cw':
+        a = a[::-1].copy()
+    lower = next(e for e in range(3)
+                 if {tuple(a[e]), tuple(a[(e + 1) % 3])} == {tuple(v0), tuple(v2)})
+    b = np.array([[0.0, 1.0], [0.0, 0.0], [2.0, 0.0], [2.0, 1.0]])
+    vel_a = np.tile([1.0, 0.0], (3, 1))
+    got = first_contact(a, vel_a, np.zeros((3, 2)), b, np.zeros((4, 2)), np.zeros((4, 2)), 0.9)
+    assert got is not None and (got.vertex_of, got.vertex, got.edge) == ('b', 0, lower)
+    assert got.time == pytest.approx(0.65, abs=1e-12)
+    assert got.point == pytest.approx([0.0, 1.0], abs=1e-12)
+    assert got.normal == pytest.approx(np.array([0.4, -1.4]) / np.hypot(0.4, 1.4), abs=1e-12)
+
+
 TEARDROP = np.array([(2.5, 0.0), (-1.3, 0.3), (-1.5, 0.35), (-1.7, 0.3), (-1.7, -0.3),
                      (-1.5, -0.35), (-1.3, -0.3)])
 """A convex teardrop whose mean vertex lies 3.4 m from its tip, near the far end."""
