@@ -234,10 +234,10 @@ def test_a_far_corner_of_a_deforming_polygon_reaching_across_its_own_edge_is_fou
 def test_a_corner_of_a_deforming_triangle_crossing_its_own_facing_edges_line_is_found():
     """Vertex (1, 1) of triangle b flies up and left at 1.5 m/s each way: it crosses the line
     x = 0 of b's own left edge at t = 2/3, at y = 2, above that edge, and meets a's right
-    edge (x = -0.5) at t = 1, at y = 2.5, while nothing else moves.  b's left edge faces a
-    at the gap a's right edge faces b with, so its line is tried first; b's one vertex off
-    that edge is the one that crosses it, and a certificate from that line that did not
-    watch b's own vertices would answer that nothing happens."""
+    edge (x = -0.5) at t = 1, at y = 2.5, while nothing else moves.  b's left edge and a's
+    right edge face each other 0.5 m apart, a tie that tries b's edge's line first; b's one
+    vertex off that edge is the one that crosses it, and a certificate from that line that
+    did not watch b's own vertices would answer that nothing happens."""
     a = np.array([[-1.5, -1.0], [-0.5, -1.0], [-0.5, 3.0], [-1.5, 3.0]])
     b = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     vel_b = np.zeros((3, 2))
