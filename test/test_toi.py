@@ -249,6 +249,12 @@ def test_a_corner_of_a_deforming_triangle_crossing_its_own_facing_edges_line_is_
     assert got.normal == pytest.approx([1.0, 0.0], abs=1e-12)
 
 
+def relisted(points, first, winding):
+    """The CCW polygon `points` listed from vertex `first`, CW (reversed) for 'cw'."""
+    p = np.roll(np.array(points, dtype=float), -first, axis=0)
+    return p[::-1].copy() if winding == 'cw' else p
+
+
 @pytest.mark.parametrize('winding', ['ccw', 'cw'])
 @pytest.mark.parametrize('first', range(4))
 def test_a_vertex_passing_the_facing_edges_end_meets_the_edge_beside_it(first, winding):
@@ -258,9 +264,7 @@ def test_a_vertex_passing_the_facing_edges_end_meets_the_edge_beside_it(first, w
     vertex b's list starts with and in either winding, the edge beside the facing one is
     searched and named by its index in b."""
     a = np.array([[-0.2, 1.15], [-0.2, 1.4], [-1.2, 1.8]])
-    b = np.roll(np.array([[0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]), -first, axis=0)
-    if winding == 'cw':
-        b = b[::-1].copy()
+    b = relisted([[0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [1.0, 1.0]], first, winding)
     top = next(e for e in range(4) if b[e, 1] == b[(e + 1) % 4, 1] == 1.0)
     vel_a = np.tile([1.0, -0.5], (3, 1))
     got = first_contact(a, vel_a, np.zeros((3, 2)), b, np.zeros((4, 2)), np.zeros((4, 2)), 0.5)
@@ -280,9 +284,7 @@ def test_a_corner_of_the_facing_edge_meets_an_edge_beside_the_nearest_vertex(fir
     from its line, so only the edges beside a's nearest corner can meet its ends: whatever
     vertex a's list starts with and in either winding, that edge is searched and named."""
     v0, v1, v2 = [-0.3, 1.1], [-1.7, 1.5], [-1.7, 0.7]
-    a = np.roll(np.array([v0, v1, v2]), -first, axis=0)
-    if winding == 'cw':
-        a = a[::-1].copy()
+    a = relisted([v0, v1, v2], first, winding)
     lower = next(e for e in range(3)
                  if {tuple(a[e]), tuple(a[(e + 1) % 3])} == {tuple(v0), tuple(v2)})
     b = np.array([[0.0, 1.0], [0.0, 0.0], [2.0, 0.0], [2.0, 1.0]])
