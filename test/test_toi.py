@@ -215,6 +215,30 @@ def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics, wind
     assert meeting > 300 and certified > share * meeting
 
 
+@pytest.mark.parametrize('gap', [0.05, 0.4, 0.9])
+@pytest.mark.parametrize('closing', ['constant velocity', 'constant acceleration'])
+def test_the_line_certificate_settles_a_corner_closing_on_an_edge(gap, closing):
+    """Unit square a; diamond b (a square turned 45 degrees, half-diagonal 0.5 m) with its
+    left corner `gap` metres right of a's right edge, closing along x at 1 m/s, or from rest
+    at 1 m/s^2.  The corner meets the edge at t = gap, or sqrt(2 gap): the first case of a
+    fleet, two bodies nearing across a clear line, which the certificate is there to settle
+    without the exhaustive search."""
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    diamond = np.array([[0.0, -0.5], [0.5, 0.0], [0.0, 0.5], [-0.5, 0.0]]) + [1.0 + gap, 0.2]
+    still = np.zeros((4, 2))
+    pull = np.tile([-1.0, 0.0], (4, 1))
+    moving = (pull, still) if closing == 'constant velocity' else (still, pull)
+    a = MovingPolygon(square, still, still, polygon_orientation(square))
+    b = MovingPolygon(diamond, *moving, polygon_orientation(diamond))
+    ok, t, side, vertex, edge, along = _line_certificate(
+        a, b, 0.0, 2.0, pair_length_tolerance(square, diamond), np.empty(4), True)
+    expected = gap if closing == 'constant velocity' else math.sqrt(2.0 * gap)
+    assert ok
+    assert t == pytest.approx(expected, abs=1e-12)
+    # b's vertex 3 on a's edge 1 (x = 0.5), at y = 0.2: along = 0.7 from (0.5, -0.5)
+    assert (side, vertex, edge) == (1, 3, 1) and along == pytest.approx(0.7, abs=1e-12)
+
+
 def test_a_far_corner_of_a_deforming_polygon_reaching_across_its_own_edge_is_found():
     """Vertex (1, 1) of square b flies up and left at 1.5 m/s each way: it crosses the line
     of b's own left edge at t = 2/3, above that edge, and meets a's right edge (x = -0.5)
