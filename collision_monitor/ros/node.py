@@ -401,7 +401,7 @@ class CollisionMonitorNode(LifecycleNode):
             rejected.clear()
             rejected.update(now_rejected)
             if self.monitor.config.tick_on_source and self._timers:
-                self._tick()
+                self._tick(now)
         return callback
 
     def _footprint_callback(self, k):
@@ -486,10 +486,13 @@ class CollisionMonitorNode(LifecycleNode):
             return
         self._tick()
 
-    def _tick(self):
+    def _tick(self, now=None):
+        """One tick at `now` (the monitor's time line, s; None: the clock now), as a source's
+        message arrived or the timer fired."""
         started = time.perf_counter()
         self._last_tick = started
-        now = self._now()
+        if now is None:
+            now = self._now()
         monitor = self.monitor
         self._poses_from_tf(now)
         # warnings first, published before the contacts are even found: what is about to
