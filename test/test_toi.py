@@ -273,6 +273,34 @@ def test_a_corner_of_a_deforming_triangle_crossing_its_own_facing_edges_line_is_
     assert got.normal == pytest.approx([1.0, 0.0], abs=1e-12)
 
 
+@pytest.mark.parametrize('order', ['triangle first', 'box first'])
+def test_a_triangle_swinging_under_a_flattening_box_meets_its_back_edge(order):
+    """Box e, 4 m wide, its top edge on y = 0, flattens: its back vertices rise from y = -6
+    at 5 m/s, slowing at 2.5 m/s^2 (y_b = -6 + 5 t - 1.25 t^2, -1 at t = 2).  Triangle j
+    (apex on top) starts above and to the right of e and moves as one: its apex at
+    x = 7.3 - 3.5 t, y = 6.6 - 11 t + 3.75 t^2.  Apex minus back edge is
+    5 (t - 1.4) (t - 1.8): j passes e's right side while above the back edge's height (its
+    left corner still right of x = 2.1), is under it from t = 1.4, and its apex meets the
+    back edge from below at t = 1.8, at (1, -1.05).  j never goes lower than 1.67 m below e's
+    top, so a proof from the line of e's top edge must see that e's own back vertices, 6 m
+    deep at first, come up to 1.05 m: less than twice a third of their first depth."""
+    box = np.array([[-2.0, -6.0], [2.0, -6.0], [2.0, 0.0], [-2.0, 0.0]])
+    box_vel, box_acc = np.zeros((4, 2)), np.zeros((4, 2))
+    box_vel[:2, 1], box_acc[:2, 1] = 5.0, -2.5
+    triangle = np.array([[-0.3, -0.2], [0.3, -0.2], [0.0, 0.0]]) + [7.3, 6.6]
+    tri_vel, tri_acc = np.tile([-3.5, -11.0], (3, 1)), np.tile([0.0, 7.5], (3, 1))
+    moving = [(triangle, tri_vel, tri_acc), (box, box_vel, box_acc)]
+    if order == 'box first':
+        moving.reverse()
+    got = first_contact(*moving[0], *moving[1], 2.0)
+    assert got is not None
+    assert (got.vertex_of, got.vertex, got.edge) == ('ab'[order == 'box first'], 2, 0)
+    assert got.time == pytest.approx(1.8, abs=1e-9)
+    assert got.point == pytest.approx([1.0, -1.05], abs=1e-9)
+    # from a to b: up from the triangle below, down from the box above
+    assert got.normal == pytest.approx([0.0, 1.0 if order == 'triangle first' else -1.0])
+
+
 def relisted(points, first, winding):
     """The CCW polygon `points` listed from vertex `first`, CW (reversed) for 'cw'."""
     p = np.roll(np.array(points, dtype=float), -first, axis=0)
