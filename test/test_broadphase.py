@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from collision_monitor import CollisionWorld, World
+from collision_monitor.kernels import broadphase
 from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
 from shapes import brute_force_pairs, build, random_scene, UNIT
 
@@ -72,8 +73,33 @@ def test_a_body_leaving_its_fat_box_through_one_side_finds_its_new_pairs(directi
         assert brute_force_pairs(world._aabb, active, world._movable) <= kept, tick
 
 
-def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
-    """Pairs kept across ticks (fat boxes) always include every pair of overlapping boxes,
+def _grid_runs(monkeypatch, cache):
+    """A list that gets one entry each time `cache` runs the grid (twice when its pairs
+    array grows), not the world's own caches."""
+    runs = []
+    grid = broadphase.grid_pairs
+
+    def counted(*args):
+        if args[0] is cache.fat:
+            runs.append(1)
+        return grid(*args)
+    monkeypatch.setattr(broadphase, 'grid_pairs', counted)
+    return runs
+
+
+def _check_kept(cache, count, aabb, active, movable):
+    """The kept pairs are exactly the pairs of overlapping fat boxes (brute force), each
+    once, and so hold every pair of overlapping boxes."""
+    kept = cache.pairs[:count].tolist()
+    assert all(i < j for i, j in kept)
+    assert len(set(map(tuple, kept))) == count
+    assert set(map(tuple, kept)) == brute_force_pairs(cache.fat, active, movable)
+    assert brute_force_pairs(aabb, active, movable) <= set(map(tuple, kept))
+    assert np.array_equal(cache.fat_active, active)
+
+
+def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move(monkeypatch):
+    """Pairs kept across ticks (fat boxes) are always the pairs of overlapping fat boxes,
     through small steps, jumps and bodies leaving and joining; small steps reuse them."""
     rng = np.random.default_rng(7)
     shapes, poses = random_scene(rng, 300, 15.0, big=2)
@@ -81,8 +107,8 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
     world.detect()
     active = world.active.copy()
     cache = PairCache(len(shapes))
+    runs = _grid_runs(monkeypatch, cache)
     velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
-    rebuilds = 0
     for tick in range(120):
         poses = poses + 0.01 * velocity
         if tick % 40 == 39:
@@ -92,13 +118,69 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
         world.set_poses(poses)
         world.set_active(np.arange(len(shapes)), active)
         world.detect()
-        before = (cache.count, cache.fat.copy())
         count = cache.candidates(world._aabb, active, world._movable)
-        rebuilds += not (count == before[0] and np.array_equal(cache.fat, before[1]))
-        kept = set(map(tuple, cache.pairs[:count].tolist()))
-        assert len(kept) == count
-        assert brute_force_pairs(world._aabb, active, world._movable) <= kept
-    assert rebuilds < 60
+        _check_kept(cache, count, world._aabb, active, world._movable)
+    assert len(runs) < 60
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monkeypatch):
+    """A few bodies walk and wander through 400 still ones (some static), some leaving and
+    joining the active set: the grid runs once, every later tick refiles the few that left
+    their fat boxes, and the kept pairs stay exactly those of overlapping fat boxes.  Then
+    more than `REFIT_BODIES` bodies jump at once: the grid runs again."""
+    rng = np.random.default_rng(seed)
+    shapes, poses = random_scene(rng, 400, 20.0, big=seed % 2)
+    world = build(shapes, poses, static=set(range(0, 400, 9)))
+    world.detect()
+    n = len(shapes)
+    active = world.active.copy()
+    cache = PairCache(n)
+    cache.pairs = np.zeros((40 * n, 2), np.intp)  # room enough: one grid run, no regrowth
+    runs = _grid_runs(monkeypatch, cache)
+    movers = rng.choice(np.flatnonzero(world._movable), 3, replace=False)
+    velocity = rng.uniform(-3.0, 3.0, (3, 3))
+    refiled = 0
+    for tick in range(150):
+        poses[movers] += 0.02 * velocity
+        if tick % 25 == 24:
+            active[rng.integers(0, n)] ^= True
+        world.set_poses(poses)
+        world.set_active(np.arange(n), active)
+        world.detect()
+        fat = cache.fat.copy()
+        count = cache.candidates(world._aabb, active, world._movable)
+        refiled += tick > 0 and not np.array_equal(fat, cache.fat)
+        _check_kept(cache, count, world._aabb, active, world._movable)
+    assert runs == [1] and refiled >= 10
+    jumpers = rng.choice(np.flatnonzero(active), broadphase.REFIT_BODIES + 1, replace=False)
+    poses[jumpers, :2] += 3.0 * np.sign(rng.uniform(-1, 1, (len(jumpers), 2)))
+    world.set_poses(poses)
+    world.detect()
+    count = cache.candidates(world._aabb, active, world._movable)
+    _check_kept(cache, count, world._aabb, active, world._movable)
+    assert runs == [1, 1]
+
+
+def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
+    """A refiled body whose new pairs overflow the kept array: `refit_pairs` says -1 and the
+    cache, rebuilt by the grid with a larger array, holds every pair."""
+    n = 40
+    aabb = np.column_stack([np.arange(n) * 3.0, np.zeros(n), np.arange(n) * 3.0 + 1.0,
+                            np.ones(n)])
+    active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
+    cache = PairCache(n)
+    cache.pairs = np.zeros((2, 2), np.intp)
+    assert cache.candidates(aabb, active, movable) == 0
+    aabb[0] = [0.0, 0.0, 3.0 * n, 1.0]  # body 0 now spans every other box
+    assert broadphase.refit_pairs(aabb, active, movable, broadphase.FAT_MARGIN,
+                                  cache.kept()) == -1
+    cache.valid = True  # as if the kernel had not said: candidates refits and rebuilds
+    cache.fat[:] = 0.0
+    cache.fat_active[:] = False
+    count = cache.candidates(aabb, active, movable)
+    _check_kept(cache, count, aabb, active, movable)
+    assert count == n - 1
 
 
 def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():

@@ -598,12 +598,12 @@ class CollisionWorld:
         if not self._placed and near.valid and near.count:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
-            held, nc, nf = place_and_narrow(
-                self._poses, active, self._bodies_args, self._aabb,
-                (near.fat, near.fat_active, near.pairs, near.count), self._pair_vertices,
-                self._c_args, self._f_args)
+            n_pairs, nc, nf = place_and_narrow(
+                self._poses, active, self._movable, self._bodies_args, self._aabb,
+                near.kept(), self._pair_vertices, self._c_args, self._f_args)
             self._placed = True
-            if held and nf <= self._features.xy.shape[0]:
+            near.settle(n_pairs)
+            if n_pairs >= 0 and nf <= self._features.xy.shape[0]:
                 return self._wrap_contacts(nc, nf, stamp, active)
         self._place(active)
         pairs, n_pairs = self._broad_phase(near, self._aabb, active)
@@ -697,15 +697,15 @@ class CollisionWorld:
         sweep_threads = self._parallel(len(self._bodies))
         if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
             search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
-            held, k = place_and_predict(
-                self._motion_args, active, self._bodies_args,
-                (self._aabb, self._placed),
-                (self._swept, cache.fat, cache.fat_active, cache.pairs, cache.count),
-                int(model), float(horizon), search_here,
-                (self._scratch, self._entry, self._found), self._p_args)
+            n_pairs, k = place_and_predict(
+                self._motion_args, active, self._movable, self._bodies_args,
+                (self._aabb, self._placed), self._swept, cache.kept(), int(model),
+                float(horizon), search_here, (self._scratch, self._entry, self._found),
+                self._p_args)
             self._placed = True
-            if held:
-                self._swept_count = cache.count
+            cache.settle(n_pairs)
+            if n_pairs >= 0:
+                self._swept_count = n_pairs
                 return self._packed_predictions(k if k >= 0 else self._search(model, horizon))
         else:
             self._place(active)

@@ -39,11 +39,16 @@ Measured (docs/benchmarks.md): against a sort-and-sweep along x, the grid is fas
 N = 1,000 and its time grows like N rather than N^1.5 in a uniformly filled scene.
 
 Temporal coherence (`PairCache`): the grid runs over *fat* boxes, each body's box widened by
-`FAT_MARGIN` of its extent on every side, and its pairs serve the following ticks for as long
-as every active body's box stays inside its fat box and the active set is the same: the pairs
-of overlapping boxes are then a subset of the kept pairs, and the narrow phase's exact tests
-drop the others.  A tick whose bodies stayed in their fat boxes costs one comparison pass
-over the boxes instead of the grid.
+`FAT_MARGIN` of its extent on every side, and its pairs serve the following ticks: the kept
+pairs are every pair of active bodies whose fat boxes overlap, so while every active body's
+box stays inside its fat box the pairs of overlapping boxes are a subset of them, and the
+narrow phase's exact tests drop the others.  A tick whose bodies stayed in their fat boxes
+costs one comparison pass over the boxes instead of the grid.  A body that left its fat box
+or joined or left the active set is refiled alone (`refit_pairs`): its pairs dropped, its
+fat box made anew and tested against every other fat box.  So a scene of many still bodies
+and a few movers does not pay the whole grid each time a mover outruns its margin; once
+more than `REFIT_BODIES` bodies (or `REFIT_WORK` box tests' worth) were refiled since the
+grid, the scene is on the move and the grid runs again, refreshing every fat box.
 """
 
 import numpy as np
@@ -59,6 +64,16 @@ fastest one sets the pace); the fatter boxes add candidate pairs, which the narr
 bounding circles drop for a few nanoseconds each.  Measured (8-gons, 20 ms ticks, up to
 1 m/s), mean set_poses + detect at 10,000 bodies: 240 us with 0.1, 215 with 0.3, 208 with
 1.0; the median stays 195."""
+REFIT_BODIES = 16
+"""Most bodies refiled one by one between two grids (`refit_pairs`): the movers of a still
+scene, a few robots among shelves, are refiled again and again and never bring the grid
+back; in a scene on the move every body leaves its fat box soon after the grid, and
+refiling them one by one, each tick, costs more than the grid that resets them all."""
+REFIT_WORK = 16384
+"""Most box tests (bodies refiled since the grid times N) before the grid runs again: a
+refiled body is tested against all N fat boxes at a nanosecond or two each, so 16 movers
+among 1,000 bodies or one among 10,000 cost a few percent of a grid (about 50 ns a body),
+and a world of 100,000 always runs the grid."""
 MAX_CELLS = 2.0 ** 30
 """Most cells along an axis.  Any cell size at least the largest small extent finds every
 pair, so the grid coarsens the cells of a scene whose spread is more than this many extents
@@ -228,45 +243,105 @@ class GridWorkspace:
 
 
 @jit
-def fat_boxes_hold(aabb, active, fat, fat_active):
-    """True when `active` equals `fat_active` and every active box lies within its fat box."""
-    for b in range(aabb.shape[0]):
-        if active[b] != fat_active[b]:
-            return False
-        if active[b] and (aabb[b, 0] < fat[b, 0] or aabb[b, 1] < fat[b, 1]
-                          or aabb[b, 2] > fat[b, 2] or aabb[b, 3] > fat[b, 3]):
-            return False
-    return True
-
-
-@jit
-def fatten(aabb, active, margin, fat, fat_active):
-    """Write the fat box of every active body: its box widened on every side by `margin`
-    times its larger side, or times the mean larger side when that is smaller (the margin of
-    a 40 m wall would hold every body beside it); copy `active` into `fat_active`."""
+def _fatten(aabb, active, margin, fat, fat_active, only, every):
+    """Fat boxes of the bodies b with `every` or ``only[b]``: `fat_active` copies `active`,
+    an active body's box widened on every side by `margin` times its larger side, or times
+    the mean larger side of the active bodies when that is smaller (the margin of a 40 m
+    wall would hold every body beside it)."""
+    n = aabb.shape[0]
     total = 0.0
     count = 0
-    for b in range(aabb.shape[0]):
+    for b in range(n):
         if active[b]:
             total += max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1])
             count += 1
     mean = total / max(count, 1)
-    for b in range(aabb.shape[0]):
-        fat_active[b] = active[b]
-        if active[b]:
-            m = margin * min(max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1]), mean)
-            fat[b, 0] = aabb[b, 0] - m
-            fat[b, 1] = aabb[b, 1] - m
-            fat[b, 2] = aabb[b, 2] + m
-            fat[b, 3] = aabb[b, 3] + m
+    for b in range(n):
+        if every or only[b]:
+            fat_active[b] = active[b]
+            if active[b]:
+                m = margin * min(max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1]), mean)
+                fat[b, 0] = aabb[b, 0] - m
+                fat[b, 1] = aabb[b, 1] - m
+                fat[b, 2] = aabb[b, 2] + m
+                fat[b, 3] = aabb[b, 3] + m
+
+
+@jit
+def fatten(aabb, active, margin, fat, fat_active):
+    """Write the fat box of every body (`_fatten`)."""
+    _fatten(aabb, active, margin, fat, fat_active, fat_active, True)
+
+
+@jit
+def refit_pairs(aabb, active, movable, margin, kept):
+    """Keep the kept pairs of a `PairCache` right for these boxes, refiling one by one the
+    bodies that joined or left the active set or whose box left its fat box, or say the grid
+    must run.
+
+    `kept` is ``(fat, fat_active, pairs, n_pairs, refiled)``, `refiled` an (N,) int8 array
+    zeroed by each grid: 1 for a body refiled since (2 while it is refiled).  Each refiled
+    body loses its pairs, gets a fat box as `fatten` makes them (when active) and is tested
+    against every other active fat box; the kept pairs stay every pair of active bodies with
+    overlapping fat boxes, one of them movable, each once (smaller index first).
+
+    Returns the new number of pairs (n_pairs when every body stayed), or -1 when the grid
+    must run: the new pairs do not fit, or more than `REFIT_BODIES` bodies, or `REFIT_WORK`
+    box tests, have been refiled since the grid (bodies refiled since the grid are the
+    movers of a still scene; many of them mean a scene on the move, where the grid, which
+    refreshes every fat box, costs less than refiling body after body).  The box tests are
+    written out in the loops: a helper taking the arrays costs ten times the test.
+    """
+    fat, fat_active, pairs, n_pairs, refiled = kept
+    n = aabb.shape[0]
+    limit = min(REFIT_BODIES, REFIT_WORK // max(n, 1))
+    k = 0
+    for b in range(n):
+        if active[b] != fat_active[b] or (active[b] and (
+                aabb[b, 0] < fat[b, 0] or aabb[b, 1] < fat[b, 1]
+                or aabb[b, 2] > fat[b, 2] or aabb[b, 3] > fat[b, 3])):
+            k += 1
+            if k > limit:
+                return -1
+            refiled[b] = 2
+    if k == 0:
+        return n_pairs
+    movers = 0
+    for b in range(n):
+        movers += refiled[b] != 0
+    if movers > limit:
+        return -1
+    now = refiled == 2
+    _fatten(aabb, active, margin, fat, fat_active, now, False)
+    count = 0
+    for r in range(n_pairs):
+        i, j = pairs[r, 0], pairs[r, 1]
+        if not (now[i] or now[j]):
+            pairs[count, 0], pairs[count, 1] = i, j
+            count += 1
+    for b in range(n):
+        if not now[b]:
+            continue
+        now[b] = False  # from here b is as any kept body: a refiled o > b pairs with it
+        refiled[b] = 1
+        if not active[b]:
+            continue
+        bx0, by0, bx1, by1 = fat[b, 0], fat[b, 1], fat[b, 2], fat[b, 3]
+        for o in range(n):
+            if (o != b and active[o] and not now[o] and (movable[b] or movable[o])
+                    and fat[o, 0] <= bx1 and bx0 <= fat[o, 2]
+                    and fat[o, 1] <= by1 and by0 <= fat[o, 3]):
+                count = _emit(pairs, count, b, o)
+    return count if count <= pairs.shape[0] else -1
 
 
 class PairCache:
     """Candidate pairs of N bodies kept from tick to tick (see the module notes).
 
     `candidates(aabb, active, movable)` returns the number of candidate rows of `pairs`: every
-    pair of overlapping boxes among them, each once (smaller index first), plus pairs whose
-    fat boxes overlap.  The body set (N, `movable`) is fixed for the cache's life.
+    pair of active bodies whose fat boxes overlap, one of them movable, each once (smaller
+    index first), which includes every pair of overlapping boxes.  The body set (N,
+    `movable`) is fixed for the cache's life.
     """
 
     def __init__(self, n_bodies):
@@ -274,14 +349,30 @@ class PairCache:
         self.fat = np.zeros((n_bodies, 4))
         self.fat_active = np.zeros(n_bodies, np.bool_)
         self.pairs = np.zeros((max(16, 2 * n_bodies), 2), INDEX)
+        self.refiled = np.zeros(n_bodies, np.int8)
         self.count = 0
         self.valid = False
 
+    def kept(self):
+        """``(fat, fat_active, pairs, count, refiled)`` as `refit_pairs` takes them."""
+        return self.fat, self.fat_active, self.pairs, self.count, self.refiled
+
+    def settle(self, count):
+        """Take the answer of a `refit_pairs` called in a compiled tick: the kept pairs' new
+        count, or -1 (the grid runs at the next `candidates`)."""
+        if count >= 0:
+            self.count = count
+        else:
+            self.valid = False
+
     def candidates(self, aabb, active, movable):
         """Return the number of candidate pairs for these boxes (rows of `pairs`)."""
-        if self.valid and fat_boxes_hold(aabb, active, self.fat, self.fat_active):
-            return self.count
+        if self.valid:
+            self.settle(refit_pairs(aabb, active, movable, FAT_MARGIN, self.kept()))
+            if self.valid:
+                return self.count
         fatten(aabb, active, FAT_MARGIN, self.fat, self.fat_active)
+        self.refiled[:] = 0
         while True:
             count = grid_pairs(self.fat, active, movable, self.pairs, *self.grid.arrays())
             if count <= self.pairs.shape[0]:

@@ -23,7 +23,7 @@ scratch.
 
 import numpy as np
 
-from .broadphase import fat_boxes_hold
+from .broadphase import FAT_MARGIN, refit_pairs
 from .constants import jit
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
@@ -207,21 +207,20 @@ def pair_distances(pairs, poses, bodies, aabb, scratch, out):
 
 
 @jit
-def place_and_narrow(poses, active, bodies, aabb, kept, scratch, rows, features):
-    """A `detect` tick in one call while the kept candidate pairs hold: `place_bodies`, then,
-    when `fat_boxes_hold`, `narrow_phase` over the kept pairs.  `kept` is
-    ``(fat, fat_active, pairs, n_pairs)`` of a `broadphase.PairCache`.
+def place_and_narrow(poses, active, movable, bodies, aabb, kept, scratch, rows, features):
+    """A `detect` tick in one call while the kept candidate pairs serve: `place_bodies`,
+    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase` over them.  `kept` is
+    `broadphase.PairCache.kept()`.
 
-    Returns ``(held, contacts, features_needed)``; when not held only the boxes are written
-    and the caller runs the grid.  One dispatch instead of three: for a small world the
-    dispatches cost more than the work.  `bodies`, `rows` and `features` are plain tuples
-    (`packed`).
+    Returns ``(pairs, contacts, features_needed)``, pairs the kept pairs' new count, or -1
+    when the grid must run (only the boxes are then written).  One dispatch instead of
+    three: for a small world the dispatches cost more than the work.  `bodies`, `rows` and
+    `features` are plain tuples (`packed`).
     """
-    fat, fat_active, pairs, n_pairs = kept
+    pairs = kept[2]
     place_bodies(poses, active, bodies, aabb)
-    if not fat_boxes_hold(aabb, active, fat, fat_active):
-        return False, 0, 0
-    if n_pairs == 0:
-        return True, 0, 0
+    n_pairs = refit_pairs(aabb, active, movable, FAT_MARGIN, kept)
+    if n_pairs <= 0:
+        return n_pairs, 0, 0
     nc, nf = narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features)
-    return True, nc, nf
+    return n_pairs, nc, nf

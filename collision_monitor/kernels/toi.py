@@ -60,7 +60,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .broadphase import fat_boxes_hold
+from .broadphase import FAT_MARGIN, refit_pairs
 from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, norm, pair_length_tolerance, point_on_segment
@@ -780,38 +780,38 @@ def copied_predictions(rows, k):
 
 
 @jit
-def place_and_predict(motion, active, bodies, placement, kept, model, horizon, search_here,
-                      search, rows):
-    """A `predict` tick in one call while the kept swept candidates hold: `place_bodies`
-    (unless placed), `swept_boxes`, then, when `fat_boxes_hold` for the swept boxes and
-    `search_here`, `first_contacts` over the kept pairs and `pack_predictions` into `rows`.
+def place_and_predict(motion, active, movable, bodies, placement, swept, kept, model,
+                      horizon, search_here, search, rows):
+    """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
+    (unless placed), `swept_boxes` into `swept`, `broadphase.refit_pairs` on the kept pairs
+    for the swept boxes, then, when `search_here`, `first_contacts` over them and
+    `pack_predictions` into `rows`.
 
     `motion`, `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and
-    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed)``, `kept`
-    ``(swept, fat, fat_active, pairs, n_pairs)`` of the swept `broadphase.PairCache`, `search`
-    ``(scratch, entry, found)`` as `first_contacts` takes them.  Both parallel kernels run
-    on the threads the caller set (numba's setting cannot be changed in a cached kernel):
-    `search_here` False leaves the search to a caller that wants other threads for it.
+    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed)``, `kept` the
+    swept `broadphase.PairCache.kept()`, `search` ``(scratch, entry, found)`` as
+    `first_contacts` takes them.  Both parallel kernels run on the threads the caller set
+    (numba's setting cannot be changed in a cached kernel): `search_here` False leaves the
+    search to a caller that wants other threads for it.
 
-    Returns ``(held, predictions)``, predictions -1 when held but not searched; when not
-    held only the boxes are written and the caller runs the grid.  One dispatch instead of
-    six: after a pause of a few milliseconds each dispatch costs several microseconds of cold
-    caches, more than a small world's work.
+    Returns ``(pairs, predictions)``: pairs the kept pairs' new count, or -1 when the grid
+    must run (only the boxes are then written); predictions -1 when not searched.  One
+    dispatch instead of six: after a pause of a few milliseconds each dispatch costs several
+    microseconds of cold caches, more than a small world's work.
     """
     motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
     aabb, placed = placement
-    swept, fat, fat_active, pairs, n_pairs = kept
+    pairs = kept[2]
     scratch, entry, found = search
     if not placed:
         place_bodies(motion.poses, active, bodies, aabb)
     swept_boxes(motion, active, bodies.radius, model, horizon, swept)
-    if not fat_boxes_hold(swept, active, fat, fat_active):
-        return False, 0
-    if not search_here:
-        return True, -1
+    n_pairs = refit_pairs(swept, active, movable, FAT_MARGIN, kept)
+    if n_pairs < 0 or not search_here:
+        return n_pairs, -1
     k = 0
     if n_pairs:
         first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry,
                        found)
         k = pack_predictions(pairs, n_pairs, horizon, found, rows)
-    return True, k
+    return n_pairs, k
