@@ -698,10 +698,9 @@ class CollisionWorld:
         if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
             search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
             n_pairs, k = place_and_predict(
-                self._motion_args, active, self._movable, self._bodies_args,
-                (self._aabb, self._placed), self._swept, cache.kept(), int(model),
-                float(horizon), search_here, (self._scratch, self._entry, self._found),
-                self._p_args)
+                self._motion_args, active, self._bodies_args, (self._aabb, self._placed),
+                (self._swept, self._movable, cache.kept()), int(model), float(horizon),
+                search_here, (self._scratch, self._entry, self._found), self._p_args)
             self._placed = True
             cache.settle(n_pairs)
             if n_pairs >= 0:

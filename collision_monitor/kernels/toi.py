@@ -780,19 +780,20 @@ def copied_predictions(rows, k):
 
 
 @jit
-def place_and_predict(motion, active, movable, bodies, placement, swept, kept, model,
-                      horizon, search_here, search, rows):
+def place_and_predict(motion, active, bodies, placement, near, model, horizon, search_here,
+                      search, rows):
     """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
     (unless placed), `swept_boxes` into `swept`, `broadphase.refit_pairs` on the kept pairs
     for the swept boxes, then, when `search_here`, `first_contacts` over them and
     `pack_predictions` into `rows`.
 
     `motion`, `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and
-    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed)``, `kept` the
-    swept `broadphase.PairCache.kept()`, `search` ``(scratch, entry, found)`` as
-    `first_contacts` takes them.  Both parallel kernels run on the threads the caller set
-    (numba's setting cannot be changed in a cached kernel): `search_here` False leaves the
-    search to a caller that wants other threads for it.
+    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed)``, `near`
+    ``(swept, movable, kept)``: the swept boxes, which bodies move and the swept
+    `broadphase.PairCache.kept()`; `search` ``(scratch, entry, found)`` as `first_contacts`
+    takes them.  Both parallel kernels run on the threads the caller set (numba's setting
+    cannot be changed in a cached kernel): `search_here` False leaves the search to a caller
+    that wants other threads for it.
 
     Returns ``(pairs, predictions)``: pairs the kept pairs' new count, or -1 when the grid
     must run (only the boxes are then written); predictions -1 when not searched.  One
@@ -801,6 +802,7 @@ def place_and_predict(motion, active, movable, bodies, placement, swept, kept, m
     """
     motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
     aabb, placed = placement
+    swept, movable, kept = near
     pairs = kept[2]
     scratch, entry, found = search
     if not placed:
