@@ -21,20 +21,18 @@ messages.  Bodies keep the order of `Config.bodies`; that order is the engine's 
 
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress
 import math
 import pickle
 
 import numpy as np
 
 from .config import Config, pad_footprint, parse_footprint
-from ..engine.world import CollisionWorld, Contacts
+from ..engine.world import CollisionWorld, Contacts, Predictions
 from ..kernels.constants import FLOAT, MAX_COORDINATE
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
                               BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, PoseHistory,
                               push_bulk, push_pose, tick_motion, yaw_from_quaternion)
-from ..kernels.toi import FirstContact
 
 # A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
 _PLACEHOLDER = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
@@ -91,10 +89,20 @@ class TickReport:
 
 @dataclass
 class _PairState:
+    """A predicted pair's debounce: ticks predicted in a row, ticks missing in a row, whether
+    warned, and its last prediction as row `row` of that tick's `Predictions`."""
+
     predicted: int = 0
     missing: int = 0
     warned: bool = False
-    last: FirstContact = None
+    predictions: Predictions = None
+    row: int = -1
+
+    @property
+    def last(self):
+        """The pair's last prediction (`FirstContact`), made when asked: most predicted
+        pairs are never warned of."""
+        return None if self.predictions is None else self.predictions[self.row]
 
 
 def warmup():
@@ -356,13 +364,12 @@ class Monitor:
         report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
-        ahead = np.flatnonzero(predictions.time > 0.0)  # pairs touching now have time 0
-        pairs = list(map(tuple, predictions.pairs[ahead].tolist()))
-        if self._ignored:
-            keep = [pair not in self._ignored for pair in pairs]
-            ahead, pairs = ahead[keep], list(compress(pairs, keep))
-        predicted = dict(zip(pairs, predictions.rows(ahead.tolist())))
-        report.warnings = self._debounce(predicted)
+        pairs, ignored, predicted = predictions.pairs.tolist(), self._ignored, {}
+        for c in np.flatnonzero(predictions.time > 0.0).tolist():  # touching now: time 0
+            pair = tuple(pairs[c])
+            if pair not in ignored:
+                predicted[pair] = c
+        report.warnings = self._debounce(predicted, predictions)
         return report
 
     def detect(self, report):
@@ -392,24 +399,30 @@ class Monitor:
         self._last_markers = now
         return True
 
-    def _debounce(self, predicted):
-        cfg = self.config
-        for pair, prediction in predicted.items():
-            st = self._pairs.setdefault(pair, _PairState())
+    def _debounce(self, predicted, predictions):
+        """The warnings ``(i, j, FirstContact)`` after this tick's `predicted` pairs (pair:
+        row of `predictions`): a pair is warned of once predicted `trigger_ticks` ticks in a
+        row, and stays warned with its last prediction until missing `release_ticks` ticks in
+        a row."""
+        cfg, states = self.config, self._pairs
+        for pair, row in predicted.items():
+            st = states.get(pair)
+            if st is None:
+                st = states[pair] = _PairState()
             st.predicted += 1
             st.missing = 0
-            st.last = prediction
+            st.predictions, st.row = predictions, row
             if not st.warned and st.predicted >= cfg.trigger_ticks:
                 st.warned = True
-        for pair in list(self._pairs):
-            if pair in predicted:
-                continue
-            st = self._pairs[pair]
-            st.predicted = 0
-            st.missing += 1
-            if not st.warned or st.missing >= cfg.release_ticks:
-                del self._pairs[pair]
-        return [(i, j, st.last) for (i, j), st in sorted(self._pairs.items()) if st.warned]
+        if len(states) > len(predicted):
+            for pair in [pair for pair in states if pair not in predicted]:
+                st = states[pair]
+                st.predicted = 0
+                st.missing += 1
+                if not st.warned or st.missing >= cfg.release_ticks:
+                    del states[pair]
+        warned = sorted(pair for pair, st in states.items() if st.warned)
+        return [(i, j, states[i, j].last) for i, j in warned]
 
     def gate_scale(self, vx, vy, wz):
         """Scale (0 to 1) of a velocity command of the gated body: twist (vx, vy, wz) in its

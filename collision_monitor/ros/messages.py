@@ -78,9 +78,13 @@ class TimeBase:
         """Float seconds from the epoch of a builtin_interfaces/Time."""
         return self.seconds(stamp.sec * 10**9 + stamp.nanosec)
 
+    def nanoseconds(self, seconds):
+        """Integer nanoseconds of float seconds from the epoch (rounded to the nanosecond)."""
+        return self.epoch_ns + round(seconds * 1e9)
+
     def text(self, seconds):
         """``sec.nanosec`` of float seconds from the epoch (nine digits after the point)."""
-        ns = self.epoch_ns + round(seconds * 1e9)
+        ns = self.nanoseconds(seconds)
         return f'{ns // 10**9}.{ns % 10**9:09d}'
 
 

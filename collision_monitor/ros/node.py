@@ -496,9 +496,10 @@ class CollisionMonitorNode(LifecycleNode):
         monitor = self.monitor
         self._poses_from_tf(now)
         # warnings first, published before the contacts are even found: what is about to
-        # happen is the message a robot can still act on (both carry one stamp)
+        # happen is the message a robot can still act on (both stamped with the tick's time,
+        # which the times to collision count from)
         report = monitor.predict(now)
-        stamp_ns, frame_id = self.get_clock().now().nanoseconds, monitor.config.frame_id
+        stamp_ns, frame_id = self._time.nanoseconds(now), monitor.config.frame_id
         names, out = monitor.names, self._out
         self._pub_warnings.publish(out.warnings(report, names, stamp_ns, frame_id))
         monitor.detect(report)
