@@ -551,7 +551,8 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               f'{memory[1]:.0f} MB with 100,000 bodies through detect and predict.', '',
               '## End to end over DDS (bulk PoseArray at 47 Hz, node timer at 50 Hz)', '',
               'Latency: from publishing the poses to the node publishing the next warnings '
-              f'message (its header stamp; one wall clock), medians over {LATENCY_ROUNDS} '
+              "message (the DDS writer's source timestamp of its sample; one wall clock), "
+              f'medians over {LATENCY_ROUNDS} '
               'interleaved runs of 10 s (samples: all runs). With the timer alone it includes the '
               'wait for the next tick, uniform over 0 to 20 ms; `tick_on_source` ticks on '
               'arrival. Four pairs of bodies close in and part again in turn, so that the node '
@@ -564,7 +565,7 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
     lines += [f'| {n} | {mode} | {p50:.2f} | {p99:.2f} | {over:.2%} | {count} | {warned:.0%} |'
               for n, mode, p50, p99, over, count, warned in latency]
     lines += ['', 'The echo node is the floor of this measure: an rclpy node that answers each '
-              'PoseArray with an empty warnings message stamped on arrival (DDS transport and '
+              'PoseArray with an empty warnings message (DDS transport and '
               "rclpy's executor, the one the node runs: nothing of ours). The driver "
               "publishes serialized bytes with the poses written in place (a C++ publisher's "
               "cost): rclpy's conversion of "
@@ -584,7 +585,7 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
         for k, calls in enumerate(('back to back', 'after 21 ms idle')):
             lines.append(f'| {n} | {calls} | '
                          + ' | '.join(f'{row[p][k]:.0f}' for p in parts) + ' |')
-    lines += ['', 'The warnings message is stamped and published after `Monitor.predict`, '
+    lines += ['', 'The warnings message is published after `Monitor.predict`, '
               'before `Monitor.detect` looks for the contacts: taking the poses and the '
               'prediction, as they cost after a pause, are what the latency above adds to the '
               'floor. The same work costs more after a pause than back to back: the caches it '

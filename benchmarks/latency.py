@@ -16,9 +16,10 @@
 N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); four pairs of
 them close in and part again in turn, so that every tick warns of a collision (`_move`).
 Latency is the time from publishing a PoseArray to the node publishing the first warnings
-message after it (its header stamp; both clocks are this machine's wall clock), so it
-includes the wait for the node's next tick (up to one period at `tick_rate`) unless
-`tick_on_source` ticks on arrival.
+message after it: the source timestamp its DDS writer gives the sample as it is published
+(both clocks are this machine's wall clock; the message's header stamp is the tick's time,
+when the node took the poses), so it includes the wait for the node's next tick (up to one
+period at `tick_rate`) unless `tick_on_source` ticks on arrival.
 
 The driver publishes the message's serialized bytes, the moving poses and the stamp
 written into them in place, as a C++ fleet manager's publish costs next to nothing: rclpy's
@@ -222,12 +223,11 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
     pub = node.create_publisher(PoseArray, '/lat/poses', qos_profile_sensor_data)
     received = []
     health = []
-    # the node's own publication time (its header stamp, the same wall clock as ours): the
-    # driver's receipt can be delayed by its own work, the stamp cannot
+    # the node's own publication time (its DDS writer's source timestamp, the same wall
+    # clock as ours): the driver's receipt can be delayed by its own work, this cannot
     node.create_subscription(
         DiagnosticArray, '/collision_monitor/warnings',
-        lambda m: received.append((m.header.stamp.sec + m.header.stamp.nanosec * 1e-9,
-                                   len(m.status))), 10)
+        lambda m, info: received.append((info['source_timestamp'] * 1e-9, len(m.status))), 10)
     node.create_subscription(DiagnosticArray, '/diagnostics',
                              lambda m: health.extend(s for s in m.status
                                                      if s.name.endswith('monitor')), 10)
