@@ -240,6 +240,33 @@ def test_an_ignored_pair_leaves_the_other_pairs_warnings_as_they_are():
     assert report.contacts.pairs.tolist() == [[0, 1]]
 
 
+def test_contacts_are_listed_by_pair_whatever_order_the_engine_found_them_in(monkeypatch):
+    """Five overlapping squares, the engine's contacts handed over in a shuffled order (as
+    its candidate pairs come after refits): the report lists every contact once, by pair,
+    each with its own depth and points, and without the ignored pair."""
+    bodies = {name: body(pose_topic=f'/{name}') for name in 'abcde'}
+    m = Monitor(config(bodies, ignore_pairs=['d|b']))
+    feed(m, 0.0, {name: (0.3 * k, 0.1 * k, 0.2 * k) for k, name in enumerate('abcde')})
+    found = m.world.detect
+    shuffled = []
+
+    def detect(stamp=None):
+        contacts = found(stamp=stamp)
+        order = np.random.default_rng(3).permutation(len(contacts))
+        shuffled.append(contacts.take(order))
+        return shuffled[-1]
+    monkeypatch.setattr(m.world, 'detect', detect)
+    listed = m.tick(0.0).contacts
+    given = shuffled[0]
+    assert given.pairs.tolist() != sorted(given.pairs.tolist())
+    expected = sorted(p for p in given.pairs.tolist() if p != [1, 3])
+    assert listed.pairs.tolist() == expected and len(expected) == 9
+    for c, pair in enumerate(listed.pairs.tolist()):
+        g = given.pairs.tolist().index(pair)
+        assert listed.depth[c] == given.depth[g]
+        np.testing.assert_array_equal(listed[c].points, given[g].points)
+
+
 def test_stale_bodies_leave_the_tick_and_are_reported():
     m = two_movers(pose_timeout=0.1)
     feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})

@@ -377,10 +377,8 @@ class Monitor:
         contacts (the world's `detect` on the candidates of its `predict`) and whether the
         state (touching pairs, warned pairs, stale bodies) changed."""
         contacts = self.world.detect(stamp=report.stamp)
-        if self._ignored:
-            pairs = map(tuple, contacts.pairs.tolist())
-            contacts = contacts.take([c for c, pair in enumerate(pairs)
-                                      if pair not in self._ignored])
+        if len(contacts) > 1 or self._ignored:
+            contacts = self._listed(contacts)
         report.contacts = contacts
         self._last_contacts = contacts
         self._last_active = report.active
@@ -388,6 +386,17 @@ class Monitor:
                  frozenset(w[:2] for w in report.warnings), frozenset(report.stale))
         report.state_changed = state != self._last_state
         self._last_state = state
+
+    def _listed(self, contacts):
+        """`contacts` without the ignored pairs, in pair order (by i, then j).  The engine
+        lists them in the order of its candidate pairs, which depends on the ticks before
+        (when its grid last ran, which bodies it refiled since): two monitors in the same
+        state, as the blocks of a replay are at their seams, must write the same messages."""
+        pairs = list(map(tuple, contacts.pairs.tolist()))
+        rows = sorted(range(len(pairs)), key=pairs.__getitem__)
+        if self._ignored:
+            rows = [c for c in rows if pairs[c] not in self._ignored]
+        return contacts if rows == list(range(len(pairs))) else contacts.take(rows)
 
     def markers_due(self, now):
         """Whether the tick at `now` (s) publishes markers: the first, then each tick at
