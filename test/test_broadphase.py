@@ -162,6 +162,30 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
     assert runs == [1, 1]
 
 
+def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it(monkeypatch):
+    """A row of still squares (neighbours' fat boxes overlapping), two more of them stepping
+    out of their fat boxes each tick: every tick refiles them until the bodies refiled since
+    the grid number more than `REFIT_BODIES`; that tick runs the grid, and the count starts
+    again."""
+    n = 100
+    x = np.arange(n) * 1.2
+    aabb = np.column_stack([x, np.zeros(n), x + 1.0, np.ones(n)])
+    active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
+    cache = PairCache(n)
+    runs = _grid_runs(monkeypatch, cache)
+    cache.candidates(aabb, active, movable)
+    per_tick = 2
+    cycle = broadphase.REFIT_BODIES // per_tick  # ticks of refits after each grid
+    grid_ticks = range(cycle, 30, cycle + 1)
+    for tick in range(30):
+        aabb[per_tick * tick:per_tick * (tick + 1), [1, 3]] += 0.5  # up, out of the fat box
+        count = cache.candidates(aabb, active, movable)
+        _check_kept(cache, count, aabb, active, movable)
+        assert count >= n - 1
+        assert len(runs) == 1 + sum(t <= tick for t in grid_ticks), tick
+    assert len(grid_ticks) >= 2
+
+
 def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
     """A refiled body whose new pairs overflow the kept array: `refit_pairs` says -1 and the
     cache, rebuilt by the grid with a larger array, holds every pair."""
