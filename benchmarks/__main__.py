@@ -218,9 +218,9 @@ def lower_bound(sizes, ticks=65):
     describing every contact (`narrow_phase` over exactly the pairs that tick found touching),
     as compiled calls on prepared arrays.  The two alternate, so they see the same data and
     the same load.  Our tick adds the pose checks and copy of `set_poses`, the broad phase
-    (the fat-box check; bodies that left their fat boxes refiled, or the grid), the candidate
-    pairs that do not touch, and the Python of `Contacts`.  Rows ``(n, ours s, bound s)``, medians over
-    the ticks after the first five."""
+    (the fat-box check; bodies that left their fat boxes refiled, or the grid), the
+    candidate pairs that do not touch, and the Python of `Contacts`.  Rows ``(n, ours s,
+    bound s)``, medians over the ticks after the first five."""
     from collision_monitor import CollisionWorld
     from collision_monitor.kernels.narrowphase import narrow_phase, place_bodies
     rows = []
