@@ -581,7 +581,7 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
     parts = ('callback', 'poses', 'predict', 'engine predict', 'warnings', 'detect',
              'contacts')
-    for n, row in breakdown.items():
+    for n, (row, _) in breakdown.items():
         for k, calls in enumerate(('back to back', 'after 21 ms idle')):
             lines.append(f'| {n} | {calls} | '
                          + ' | '.join(f'{row[p][k]:.0f}' for p in parts) + ' |')
@@ -590,7 +590,19 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
               'prediction, as they cost after a pause, are what the latency above adds to the '
               'floor. The same work costs more after a pause than back to back: the caches it '
               'needs (the interpreter, numba dispatch, the arrays) have gone cold on this shared '
-              'host, so the count of calls per tick weighs more than their arithmetic.']
+              'host, so the count of calls per tick weighs more than their arithmetic.', '',
+              'How soon they go cold: the same calls, each after a sleep of the given gap '
+              '(a sleep of 0.1 ms lasts a little longer), us per message, medians of 400.', '',
+              '| bodies | calls | ' + ' | '.join(
+                  f'after {gap * 1e3:.3g} ms' if gap else 'back to back'
+                  for gap in next(iter(breakdown.values()))[1]) + ' |',
+              '| ---: | --- |' + ' ---: |' * len(next(iter(breakdown.values()))[1])]
+    for n, (_, by_gap) in breakdown.items():
+        for k, calls in enumerate(('whole callback', "the engine's `predict`")):
+            lines.append(f'| {n} | {calls} | '
+                         + ' | '.join(f'{v[k]:.0f}' for v in by_gap.values()) + ' |')
+    lines += ['', "The engine's `predict` is one compiled call: back to back it costs about "
+              'what its arithmetic does, after a few milliseconds idle several times that.']
     lines += ['', '## Replay of a recorded bag', '',
               'A fleet of 100 robots (0.6 m x 0.4 m, up to 1 m/s, bouncing in a 100 m square) '
               'recorded as one PoseArray at 50 Hz (`benchmarks/replay_speed.py` writes the '

@@ -132,16 +132,25 @@ def _move(data, poses, t, stamp_ns):
     struct.pack_into('<iI', data, 4, stamp_ns // 10**9, stamp_ns % 10**9)
 
 
-def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
+GAPS = (1e-4, 1e-3, 2e-3, 5e-3)
+"""Idle gaps (s) before a call, besides none and the gap between messages, at which
+`callback_breakdown` times the callback and the engine's predict: how fast the caches go
+cold."""
+
+
+def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400, gaps=GAPS):
     """Where the node's time goes on one bulk message: the node built in this process, its
     PoseArray callback called directly with the serialized message (no DDS), `calls` times
-    back to back and `calls` times after `idle` seconds of sleep (the gap between messages
-    at 47 Hz).  Returns ``{part: (back to back us, after idle us)}``, medians per call:
-    the whole callback; taking the poses (parse and `Monitor.bulk`); `Monitor.predict`, and
-    of it the engine's `predict`; the warnings message (built and published);
+    back to back, then `calls` times after each idle gap of `gaps` and of `idle` (the gap
+    between messages at 47 Hz), the gap a sleep before each call.
+
+    Returns two dicts of medians per call, us.  First ``{part: (back to back, after idle)}``
+    for the whole callback; taking the poses (parse and `Monitor.bulk`); `Monitor.predict`,
+    and of it the engine's `predict`; the warnings message (built and published);
     `Monitor.detect`; the contacts message.  The warnings message is stamped after
     `Monitor.predict`: what precedes the stamp is what the DDS latency above adds to the
-    floor."""
+    floor.  Second ``{gap: (whole callback, engine predict)}`` for no gap, each of `gaps`
+    and `idle`: how soon the caches the callback needs go cold."""
     confine_dds(domain)
     import rclpy
     from collision_monitor.ros.node import CollisionMonitorNode
@@ -175,7 +184,7 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
     data, poses = fleet_message(n_bodies)
     rows = {}
     try:
-        for gap in (0.0, 0.0, idle):  # the first round warms up
+        for gap in (0.0, 0.0, *gaps, idle):  # the first round warms up
             samples = []
             for k in range(calls):
                 if gap:
@@ -196,7 +205,8 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400):
     for r in rows.values():
         r['poses'] = (r['callback'] - r['predict'] - r['warnings'] - r['detect']
                       - r['contacts'])
-    return {part: (rows[0.0][part], rows[idle][part]) for part in rows[0.0]}
+    parts = {part: (rows[0.0][part], rows[idle][part]) for part in rows[0.0]}
+    return parts, {gap: (r['callback'], r['engine predict']) for gap, r in rows.items()}
 
 
 def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
