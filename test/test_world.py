@@ -851,9 +851,9 @@ def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
     expected = world._found[:n_pairs].copy()
     most = world._scratch.shape[3]
     found = np.full_like(world._found, -7.0)
-    first_contacts(pairs, n_pairs, world._motion, world._packed_bodies, world._aabb,
-                   int(model), 2.0, np.zeros((slots, 2, 3, most, 2)), np.zeros((slots, 2, most)),
-                   found)
+    first_contacts(pairs, n_pairs, world._motion, world._packed_bodies,
+                   (world._aabb, world._swept), int(model), 2.0,
+                   np.zeros((slots, 2, 3, most, 2)), np.zeros((slots, 2, most)), found)
     assert n_pairs > 20 and np.isfinite(expected[:, 0]).sum() > 3
     np.testing.assert_array_equal(found[:n_pairs], expected)
 

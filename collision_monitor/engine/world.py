@@ -735,8 +735,8 @@ class CollisionWorld:
             return 0
         self._parallel(n_pairs * self._scratch.shape[3])
         first_contacts(self._swept_near.pairs, n_pairs, self._motion, self._packed_bodies,
-                       self._aabb, int(model), float(horizon), self._scratch, self._entry,
-                       self._found)
+                       (self._aabb, self._swept), int(model), float(horizon), self._scratch,
+                       self._entry, self._found)
         return pack_predictions(self._swept_near.pairs, n_pairs, float(horizon), self._found,
                                 self._p_out)
 

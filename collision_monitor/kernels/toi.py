@@ -687,16 +687,20 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
 
 
 @jit_parallel
-def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry, found):
+def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratch, entry, found):
     """First contact of every candidate pair within the horizon (`packed.Motion` and
     `packed.Bodies` in), row p of `found` (P, 8) for pair p: time (inf when none within the
     horizon), side, vertex, edge, point x, y, normal x, y; `pack_predictions` turns them into
     `packed.PredictionRows`.
 
-    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan); pairs apart
-    now that `kinematics.move_as_one` (two bodies at rest, say) never meet.
-    `circles_meet_time` drops pairs whose reach circles never meet and starts the
-    vertex-edge search of the others where they first do.
+    `boxes` is ``(aabb, swept)``: the bodies' current boxes and their `swept_boxes` for this
+    horizon and model.  Pairs touching now get time 0 (side, vertex, edge -1; point and
+    normal nan); pairs apart now that `kinematics.move_as_one` (two bodies at rest, say)
+    never meet.  A pair whose swept boxes are apart never meets (the candidates are pairs of
+    *fat* swept boxes, `broadphase.PairCache`: over half of them, in a scene moving at up to
+    1 m/s over 2 s, end at these four comparisons).  `circles_meet_time` drops pairs whose
+    reach circles never meet and starts the vertex-edge search of the others where they
+    first do.
 
     `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
     of the two bodies of a pair and `entry` (S, 2, M) the search order of
@@ -705,6 +709,7 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
     """
     offsets, vstart, orient, convex = bodies.offsets, bodies.vstart, bodies.orient, bodies.convex
     radius = bodies.radius
+    aabb, swept = boxes
     n_slots = scratch.shape[0]
     for slot in numba.prange(n_slots):
         kin = scratch[slot]
@@ -714,7 +719,11 @@ def first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch
             na = vstart[i + 1] - vstart[i]
             nb = vstart[j + 1] - vstart[j]
             bound = pair_tolerance(aabb, i, j)
-            start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
+            start = np.inf
+            # written out: a helper taking the arrays costs more than the test
+            if (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
+                    and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
+                start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
             if start <= horizon:
@@ -813,7 +822,7 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
         return n_pairs, -1
     k = 0
     if n_pairs:
-        first_contacts(pairs, n_pairs, motion, bodies, aabb, model, horizon, scratch, entry,
-                       found)
+        first_contacts(pairs, n_pairs, motion, bodies, (aabb, swept), model, horizon, scratch,
+                       entry, found)
         k = pack_predictions(pairs, n_pairs, horizon, found, rows)
     return n_pairs, k
