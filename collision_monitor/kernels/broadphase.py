@@ -87,6 +87,18 @@ def _boxes_overlap(aabb, i, j):
 
 
 @jit
+def _extent_sum(aabb, active):
+    """The sum of the active bodies' box extents (each box's larger side) and their count."""
+    total = 0.0
+    count = 0
+    for b in range(aabb.shape[0]):
+        if active[b]:
+            total += max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1])
+            count += 1
+    return total, count
+
+
+@jit
 def _emit(pairs, count, i, j):
     if count < pairs.shape[0]:
         if i < j:
@@ -124,12 +136,7 @@ def grid_pairs(aabb, active, movable, pairs, cell_start, order, order_key, cell_
     n = aabb.shape[0]
     table = cell_start.shape[0] - 1
     mask = table - 1
-    total = 0.0
-    cnt = 0
-    for i in range(n):
-        if active[i]:
-            total += max(aabb[i, 2] - aabb[i, 0], aabb[i, 3] - aabb[i, 1])
-            cnt += 1
+    total, cnt = _extent_sum(aabb, active)
     if cnt == 0:
         return 0
     big_limit = BIG_FACTOR * total / cnt
@@ -249,12 +256,7 @@ def _fatten(aabb, active, margin, fat, fat_active, only, every):
     the mean larger side of the active bodies when that is smaller (the margin of a 40 m
     wall would hold every body beside it)."""
     n = aabb.shape[0]
-    total = 0.0
-    count = 0
-    for b in range(n):
-        if active[b]:
-            total += max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1])
-            count += 1
+    total, count = _extent_sum(aabb, active)
     mean = total / max(count, 1)
     for b in range(n):
         if every or only[b]:
