@@ -718,11 +718,12 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
             j = pairs[p, 1]
             na = vstart[i + 1] - vstart[i]
             nb = vstart[j + 1] - vstart[j]
-            bound = pair_tolerance(aabb, i, j)
             start = np.inf
+            bound = 0.0
             # written out: a helper taking the arrays costs more than the test
             if (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
                     and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
+                bound = pair_tolerance(aabb, i, j)
                 start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
