@@ -486,10 +486,9 @@ def test_convex_pairs_within_the_axes_tolerance_touch_in_any_vertex_order(roll_a
             assert (contact(p, q) is not None) == touching
 
 
-def _touch_exactly_at_the_tolerance(body, other_at):
-    """`body` (scale 4: tolerance 2^-44) and `other_at(gap)` touch at a gap of one
-    tolerance and not at two, in either order, by polygons_intersect and contact."""
-    tol = 2.0 ** -44
+def _touch_exactly_at_the_tolerance(body, other_at, tol=2.0 ** -44):
+    """`body` (scale 4: tolerance 2^-44, unless told) and `other_at(gap)` touch at a gap of
+    one tolerance and not at two, in either order, by polygons_intersect and contact."""
     for gap, touching in ((tol, True), (2 * tol, False)):
         other = other_at(gap)
         assert pair_length_tolerance(body, other) == tol
@@ -528,6 +527,19 @@ def test_a_vertex_exactly_tol_from_an_edge_of_a_concave_body_touches_it(roll):
     ell = np.roll((ELL + 0.4) * 2.0, roll, axis=0)
     diamond = np.array([[0.5, 0.25], [0.25, 0.5], [0.0, 0.25], [0.25, 0.0]])
     _touch_exactly_at_the_tolerance(ell, lambda gap: diamond + [2.0 + gap, 0.05])
+
+
+@pytest.mark.parametrize('roll', range(8))
+def test_a_touch_a_tolerance_beyond_a_concave_bodys_far_end_is_a_contact(roll):
+    """A C shape open to the left over [-8, 8] x [-4, 4] (scale 24: tolerance 3 2^-43, exact)
+    and a half-unit square exactly one tolerance right of its back edge x = 8, on the line
+    through both centroids, 7 m apart: the contact's vertices lie a tolerance outside the
+    C along that line, where `contact_on_axis` must still look for them.  Two tolerances
+    away they are apart."""
+    c = np.roll(np.array([[-8.0, -4.0], [8.0, -4.0], [8.0, 4.0], [-8.0, 4.0], [-8.0, 3.0],
+                          [7.0, 3.0], [7.0, -3.0], [-8.0, -3.0]]), roll, axis=0)
+    square = np.array([[0.0, -0.25], [0.5, -0.25], [0.5, 0.25], [0.0, 0.25]])
+    _touch_exactly_at_the_tolerance(c, lambda gap: square + [8.0 + gap, 0.0], 3 * 2.0 ** -43)
 
 
 @given(simple_polygons(), st.floats(0.05, 0.95), st.floats(0.05, 0.95), st.floats(-3.0, 3.0),

@@ -195,6 +195,12 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     return k, qx, qy, depth
 
 
+SLAB_MARGIN = 4.0
+"""Margin, in length tolerances, of the slab `contact_on_axis` searches: a feature lies within
+one tolerance of it, and the projections' rounding is a few ulps of the coordinates, far
+below a tolerance (64 ulps of the pair's scale)."""
+
+
 @jit
 def _near(px, py, qx, qy, tol):
     return abs(px - qx) <= tol and abs(py - qy) <= tol
@@ -228,7 +234,15 @@ NO_AXIS = (np.nan, 0.0, 0.0)
 def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     """`contact_kernel` given the pair's separating axis test: for two convex polygons
     `axis` is ``sat_kernel(...)``, ``(s, nx, ny)`` (the narrow phase has it from the
-    intersection test), else `NO_AXIS`."""
+    intersection test), else `NO_AXIS`.
+
+    Only the vertices and edges that reach the slab where the two overlap are tested: along a
+    unit direction n from a to b (the separating axis of a convex pair, else the line between
+    the centroids), a lies below top_a = max n.a_i and b above low_b = min n.b_j, and every
+    feature, within tol of both, is within tol of ``low_b <= n.x <= top_a`` (`SLAB_MARGIN`).
+    In the benchmark's scene of octagons 7 of the 16 vertex tests and 20 of the 64 edge pairs
+    are left.
+    """
     a, orient_a, convex_a, cax, cay = poly_a
     b, orient_b, convex_b, cbx, cby = poly_b
     fxy, fpb, fkind, fidx = features
@@ -242,6 +256,23 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     best = -1.0
     bnx = 0.0
     bny = 0.0
+    # the slab: along a unit direction n, a lies at n.x <= top_a and b at n.x >= low_b, and a
+    # feature, within tol of both, within tol of low_b <= n.x <= top_a
+    if convex_a and convex_b:
+        nx, ny = axis[1], axis[2]
+    else:
+        nx, ny = cbx - cax, cby - cay
+        length = norm(nx, ny)
+        # coinciding centroids: n = 0 puts every vertex and edge in the slab
+        nx, ny = (nx / length, ny / length) if length > 0.0 else (0.0, 0.0)
+    top_a = -np.inf
+    for i in range(n):
+        top_a = max(top_a, a[i, 0] * nx + a[i, 1] * ny)
+    low_b = np.inf
+    for j in range(m):
+        low_b = min(low_b, b[j, 0] * nx + b[j, 1] * ny)
+    top_a += SLAB_MARGIN * tol
+    low_b -= SLAB_MARGIN * tol
     # vertices of a in b, then of b in a; the normal (a to b) comes from the deepest one
     for side in range(2):
         own, cx, cy = (a, cax, cay) if side == 0 else (b, cbx, cby)
@@ -252,6 +283,9 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
         for i in range(own.shape[0]):
             px = own[i, 0]
             py = own[i, 1]
+            h = px * nx + py * ny
+            if h < low_b if side == 0 else h > top_a:
+                continue
             if not _point_inside(px, py, other, orient_o, convex_o, tol):
                 continue
             e, qx, qy, d = locate_pb(px, py, cx, cy, other, orient_o, tol)
@@ -275,9 +309,13 @@ def contact_on_axis(poly_a, poly_b, tol, features, f0, axis):
     for i in range(n):
         i1 = i + 1 if i + 1 < n else 0
         ax, ay, bx, by = a[i, 0], a[i, 1], a[i1, 0], a[i1, 1]
+        if max(ax * nx + ay * ny, bx * nx + by * ny) < low_b:
+            continue
         for j in range(m):
             j1 = j + 1 if j + 1 < m else 0
             cx, cy, dx, dy = b[j, 0], b[j, 1], b[j1, 0], b[j1, 1]
+            if min(cx * nx + cy * ny, dx * nx + dy * ny) > top_a:
+                continue
             if _edge_boxes_apart(ax, ay, bx, by, cx, cy, dx, dy, tol):
                 continue
             cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
