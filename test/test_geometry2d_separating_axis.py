@@ -13,12 +13,18 @@
 # limitations under the License.
 """The separating axis test against shapely: separation, minimum translation."""
 
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
 from hypothesis import assume, given
 import numpy as np
 import pytest
 import shapely
 
 from collision_monitor.kernels.geometry2d import contact, sat
+from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
+from collision_monitor.kernels.geometry2d.separating_axis import _walked_sat, sat_kernel
+from collision_monitor.kernels.geometry2d.validation import is_convex, polygon_orientation
 from shapes import pose, rigid, simple_polygons, SQUARE, to_shapely
 
 
@@ -118,3 +124,74 @@ def test_bad_polygons_are_named():
         sat(SQUARE[:2], SQUARE)
     with pytest.raises(ValueError, match='^b'):
         sat(SQUARE, SQUARE[:2])
+
+
+def _largest_separation_exactly(a, b):
+    """The largest edge-normal separation of convex a and b (`edge_separations`), in exact
+    rational arithmetic up to one square root per edge taken to 40 digits."""
+    best = None
+    for p, q in ((a, b), (b, a)):
+        p = [(Fraction(x), Fraction(y)) for x, y in p.tolist()]
+        q = [(Fraction(x), Fraction(y)) for x, y in q.tolist()]
+        area = sum(p[k - 1][0] * p[k][1] - p[k][0] * p[k - 1][1] for k in range(len(p)))
+        for k in range(len(p)):
+            ex, ey = p[(k + 1) % len(p)][0] - p[k][0], p[(k + 1) % len(p)][1] - p[k][1]
+            # (q_j - p_k) x e, positive outside a CCW p: the separation times |e|
+            least = min((qx - p[k][0]) * ey - (qy - p[k][1]) * ex for qx, qy in q)
+            least = least if area > 0 else -least
+            with localcontext() as ctx:
+                ctx.prec = 40
+                s = (Decimal(least.numerator) / Decimal(least.denominator)
+                     / (Decimal((ex * ex + ey * ey).numerator)
+                        / Decimal((ex * ex + ey * ey).denominator)).sqrt())
+            best = s if best is None else max(best, s)
+    return float(best)
+
+
+@pytest.mark.parametrize('flip', [False, True])
+def test_a_walk_stopped_in_a_dent_gives_way_to_the_scan(flip):
+    """b: 40 vertices along y = 0, one lifted 2e-13 into the body (a dent within the
+    tolerance, so b counts as convex), and an apex; a: a triangle below whose top edge is
+    tilted by 3e-14 so that b's bottom falls to the right by less than the dent.  Walked
+    along b's bottom, the least vertex stops in the dent, 1e-12 high; the test must then
+    give the scan's answer, the true largest separation (exact arithmetic, to 1e-14)."""
+    b = np.vstack([np.c_[np.arange(40.0), np.zeros(40)], [[20.0, 6.0]]])
+    b[26, 1] = 2e-13
+    ang = np.pi / 2 + np.arctan(3e-14) + (np.arange(3) + 0.5) * 2 * np.pi / 3
+    a = np.c_[np.cos(ang), np.sin(ang)] * 3 + [5.8, -2.7]
+    a, b = (b, a) if flip else (a, b)
+    assert is_convex(a) and is_convex(b)
+    oa, ob = polygon_orientation(a), polygon_orientation(b)
+    tol = pair_length_tolerance(a, b)
+    walked = _walked_sat(a, oa, b, ob, tol, False)
+    assert not walked[3]  # the walk's answer did not hold up: the scan decides
+    exact = _largest_separation_exactly(a, b)
+    assert abs(walked[0] - exact) > 5e-13
+    assert sat_kernel(a, oa, b, ob, tol, False)[0] == pytest.approx(exact, abs=1e-14)
+
+
+@pytest.mark.parametrize('n, m', [(13, 12), (16, 16), (32, 12), (40, 40)])
+def test_the_walk_agrees_with_the_scan_on_strictly_convex_polygons(n, m):
+    """Ellipses of n and m vertices, either winding, at 200 placements each (touching,
+    overlapping and apart): `sat_kernel` walks them (n m > SAT_SCAN_PAIRS) and its walk is
+    the scan's answer, so the scan never runs; the result is the largest edge separation."""
+    rng = np.random.default_rng(n * m)
+    for _ in range(200):
+        polys = []
+        for count in (n, m):
+            t = np.sort(rng.uniform(0, 2 * np.pi, count))
+            if np.diff(t).min() < 1e-3:
+                t = np.linspace(0, 2 * np.pi, count, endpoint=False)
+            p = np.c_[np.cos(t), rng.uniform(0.2, 1.0) * np.sin(t)] * rng.uniform(0.3, 2.0)
+            c, s = np.cos(rng.uniform(0, 2 * np.pi)), np.sin(rng.uniform(0, 2 * np.pi))
+            p = p @ np.array([[c, s], [-s, c]]) + rng.uniform(-2, 2, 2)
+            polys.append(np.ascontiguousarray(p[::-1] if rng.random() < 0.5 else p))
+        a, b = polys
+        oa, ob = polygon_orientation(a), polygon_orientation(b)
+        tol = pair_length_tolerance(a, b)
+        for early_exit in (False, True):
+            s, nx, ny, exact = _walked_sat(a, oa, b, ob, tol, early_exit)
+            assert exact
+            assert (s, nx, ny) == sat_kernel(a, oa, b, ob, tol, early_exit)
+        best = max(sep for sep, _ in edge_separations(a, b))
+        assert sat_kernel(a, oa, b, ob, tol, False)[0] == pytest.approx(best, abs=1e-12)

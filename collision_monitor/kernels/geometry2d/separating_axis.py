@@ -19,7 +19,86 @@ import numpy as np
 
 from .primitives import outward_normal, pair_length_tolerance
 from .validation import as_polygon, is_convex, polygon_orientation
-from ..constants import jit
+from ..constants import jit, jit_inline
+
+
+SAT_SCAN_PAIRS = 128
+"""Up to this many vertex pairs (n m) `sat_kernel` scans every vertex for each axis; above it,
+it walks first (`_walked_sat`).  In the narrow phase here (10,000 bodies, 2% touching) that
+takes 0.94x the scan's time at 12 vertices each, 0.86x at 16 and 0.82x at 32; below about
+12, a pair apart is settled faster by the scan's early axes than by a walk's set-up."""
+
+
+@jit
+def _walked_faces(a, orient_a, b, step, origin, tol, early_exit, flip, found):
+    """The face query of a's edges against b's vertices, each axis's least vertex of b walked
+    by `step` (+1 or -1) from the last axis's while the projection does not grow: as the
+    outward normals of convex a turn round, the vertex of convex b least along them turns
+    the same way, so one pass costs O(n + m).  Carries on from `found` ``(s, nx, ny, side,
+    edge)``, the best so far and which polygon's edge (0: a, 1: b, which `flip` says a is)
+    gave it.  Returns ``(found, separated)``: separated when `early_exit` stopped at an axis
+    with s > tol."""
+    ox, oy = origin
+    best, bnx, bny, side, edge = found
+    m = b.shape[0]
+    j = 0
+    s = np.inf
+    for k in range(a.shape[0]):
+        nx, ny = outward_normal(a, orient_a, k)
+        px = a[k, 0] - ox
+        py = a[k, 1] - oy
+        if k == 0:
+            for q in range(m):
+                h = (b[q, 0] - ox - px) * nx + (b[q, 1] - oy - py) * ny
+                if h < s:
+                    s, j = h, q
+        else:
+            s = (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny
+            for _ in range(m):
+                q = j + step
+                q = q - m if q >= m else (q + m if q < 0 else q)
+                h = (b[q, 0] - ox - px) * nx + (b[q, 1] - oy - py) * ny
+                if h > s:
+                    break
+                s, j = h, q
+        if s > best:
+            best, bnx, bny, side, edge = s, (-nx if flip else nx), (-ny if flip else ny), flip, k
+            if early_exit and s > tol:
+                return (best, bnx, bny, side, edge), True
+    return (best, bnx, bny, side, edge), False
+
+
+@jit_inline
+def _least_projection(a, orient_a, k, b, ox, oy):
+    """``(min_j (b_j - a_k) . n_k, n_k)`` over every vertex of b, n_k the outward unit normal
+    of a's edge k, coordinates relative to o: one axis of `sat_kernel`'s scan."""
+    nx, ny = outward_normal(a, orient_a, k)
+    px = a[k, 0] - ox
+    py = a[k, 1] - oy
+    s = np.inf
+    for j in range(b.shape[0]):
+        s = min(s, (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny)
+    return s, nx, ny
+
+
+@jit
+def _walked_sat(a, orient_a, b, orient_b, tol, early_exit):
+    """`sat_kernel` by walks (`_walked_faces`): ``(s, nx, ny, exact)``.  A walk can only stop
+    high, in a polygon convex within the tolerance (a corner turning back by less than it)
+    at a dent, so the answer's own axis is taken over every vertex again: exact when that
+    agrees, and the answer then is the scan's, bit for bit."""
+    origin = (a[0, 0], a[0, 1])
+    step = 1 if orient_a == orient_b else -1
+    found, separated = _walked_faces(a, orient_a, b, step, origin, tol, early_exit, 0,
+                                     (-np.inf, 0.0, 0.0, -1, -1))
+    if not separated:
+        found, _ = _walked_faces(b, orient_b, a, step, origin, tol, early_exit, 1, found)
+    s, nx, ny, side, edge = found
+    if side == 0:
+        scanned = _least_projection(a, orient_a, edge, b, origin[0], origin[1])[0]
+    else:
+        scanned = _least_projection(b, orient_b, edge, a, origin[0], origin[1])[0]
+    return s, nx, ny, scanned == s
 
 
 @jit
@@ -33,32 +112,30 @@ def sat_kernel(a, orient_a, b, orient_b, tol, early_exit):
     two vertices); otherwise it is minus the penetration depth, and its axis is the minimum
     translation direction: moving b by ``-s n`` makes them touch.
 
+    Above `SAT_SCAN_PAIRS` vertex pairs each axis's least vertex is walked from the last
+    one's instead (`_walked_sat`, O(n + m)), and the scan runs only when the walk's answer
+    does not hold up.
+
     Returns ``(s, nx, ny)``.  With `early_exit` it returns at the first axis with ``s > tol``
     (they are then separated).
     """
+    if a.shape[0] * b.shape[0] > SAT_SCAN_PAIRS:
+        s, nx, ny, exact = _walked_sat(a, orient_a, b, orient_b, tol, early_exit)
+        if exact:
+            return s, nx, ny
     ox = a[0, 0]
     oy = a[0, 1]
     best = -np.inf
     bnx = 0.0
     bny = 0.0
     for k in range(a.shape[0]):
-        nx, ny = outward_normal(a, orient_a, k)
-        px = a[k, 0] - ox
-        py = a[k, 1] - oy
-        s = np.inf
-        for j in range(b.shape[0]):
-            s = min(s, (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny)
+        s, nx, ny = _least_projection(a, orient_a, k, b, ox, oy)
         if s > best:
             best, bnx, bny = s, nx, ny
             if early_exit and s > tol:
                 return best, bnx, bny
     for k in range(b.shape[0]):
-        mx, my = outward_normal(b, orient_b, k)
-        qx = b[k, 0] - ox
-        qy = b[k, 1] - oy
-        s = np.inf
-        for i in range(a.shape[0]):
-            s = min(s, (a[i, 0] - ox - qx) * mx + (a[i, 1] - oy - qy) * my)
+        s, mx, my = _least_projection(b, orient_b, k, a, ox, oy)
         if s > best:
             best, bnx, bny = s, -mx, -my
             if early_exit and s > tol:
