@@ -162,10 +162,11 @@ def locate_pb(px, py, cx, cy, poly, orient, tol):
     ex = px - cx
     ey = py - cy
     band = tol * norm(ex, ey)
+    d0 = dj = cross(ex, ey, poly[0, 0] - cx, poly[0, 1] - cy)
     for k in range(n):
         j = k + 1 if k + 1 < n else 0
-        dk = cross(ex, ey, poly[k, 0] - cx, poly[k, 1] - cy)
-        dj = cross(ex, ey, poly[j, 0] - cx, poly[j, 1] - cy)
+        dk = dj  # each vertex's side of the line, worked out once
+        dj = cross(ex, ey, poly[j, 0] - cx, poly[j, 1] - cy) if j else d0
         if (dk > band and dj > band) or (dk < -band and dj < -band):
             continue
         cnt, x0, y0, s0, t0, x1, y1, s1, t1 = segment_intersection(
