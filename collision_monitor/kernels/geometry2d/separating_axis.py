@@ -29,6 +29,12 @@ takes 0.94x the scan's time at 12 vertices each, 0.86x at 16 and 0.82x at 32; be
 12, a pair apart is settled faster by the scan's early axes than by a walk's set-up."""
 
 
+@jit_inline
+def _along(b, q, nx, ny, px, py, ox, oy):
+    """``(b_q - p) . n``, coordinates relative to o: one projection of the face query."""
+    return (b[q, 0] - ox - px) * nx + (b[q, 1] - oy - py) * ny
+
+
 @jit
 def _walked_faces(a, orient_a, b, step, origin, tol, early_exit, flip, found):
     """The face query of a's edges against b's vertices, each axis's least vertex of b walked
@@ -49,15 +55,15 @@ def _walked_faces(a, orient_a, b, step, origin, tol, early_exit, flip, found):
         py = a[k, 1] - oy
         if k == 0:
             for q in range(m):
-                h = (b[q, 0] - ox - px) * nx + (b[q, 1] - oy - py) * ny
+                h = _along(b, q, nx, ny, px, py, ox, oy)
                 if h < s:
                     s, j = h, q
         else:
-            s = (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny
+            s = _along(b, j, nx, ny, px, py, ox, oy)
             for _ in range(m):
                 q = j + step
                 q = q - m if q >= m else (q + m if q < 0 else q)
-                h = (b[q, 0] - ox - px) * nx + (b[q, 1] - oy - py) * ny
+                h = _along(b, q, nx, ny, px, py, ox, oy)
                 if h > s:
                     break
                 s, j = h, q
@@ -77,7 +83,7 @@ def _least_projection(a, orient_a, k, b, ox, oy):
     py = a[k, 1] - oy
     s = np.inf
     for j in range(b.shape[0]):
-        s = min(s, (b[j, 0] - ox - px) * nx + (b[j, 1] - oy - py) * ny)
+        s = min(s, _along(b, j, nx, ny, px, py, ox, oy))
     return s, nx, ny
 
 
