@@ -106,20 +106,21 @@ def test_swept_box_is_the_origin_path_widened_by_the_reach(vx, ax, lo, hi):
 
 
 @pytest.mark.parametrize('model', list(MotionModel))
-def test_the_reach_holds_every_vertex_path_of_the_model(model):
+@pytest.mark.parametrize('horizon', [0.05, 1.0, 5.0])
+def test_the_reach_holds_every_vertex_path_of_the_model(model, horizon):
     """`reach` against the model's vertex offsets from the origin's path, written from the
     rigid formulas (r + (w x r) t, plus (alpha x r - w^2 r) t^2 / 2 under constant
-    acceleration), sampled over [0, 5] s for spins and spin-ups from slow to fast; under
-    constant acceleration the bound is met within 1e-3 somewhere (it is tight)."""
+    acceleration), sampled over [0, horizon] for spins and spin-ups from slow to fast, of
+    either sign each; the bound is met within 1e-6 somewhere (it is tight)."""
     rng = np.random.default_rng(4)
-    t = np.linspace(0.0, 5.0, 501)[:, None]
+    t = np.linspace(0.0, horizon, 501)[:, None]
     closest = np.inf
     for _ in range(300):
         w, alpha = rng.normal(0.0, 2.0, 2) * rng.choice([0.01, 1.0, 10.0], 2)
         r = rng.normal(size=(5, 2))
         rho = np.linalg.norm(r, axis=1).max()
         twists, accels = np.array([[0.0, 0.0, w]]), np.array([[0.0, 0.0, alpha]])
-        r0, r1, r2 = reach(0, twists, accels, np.array([rho]), int(model))
+        r0, r1, r2 = reach(0, twists, accels, np.array([rho]), int(model), horizon)
         bound = (r0 + (r1 + r2 * t) * t)[:, :, None]
         turn = np.column_stack([-r[:, 1], r[:, 0]])
         offset = r + w * turn * t[:, :, None]
@@ -128,8 +129,35 @@ def test_the_reach_holds_every_vertex_path_of_the_model(model):
         length = np.linalg.norm(offset, axis=2)[:, :, None]
         assert np.all(length <= bound * (1 + 1e-12))
         closest = min(closest, float(np.min(bound - length) / rho))
-    if model == MotionModel.CONSTANT_ACCELERATION:
-        assert closest < 1e-3
+    assert closest < 1e-6
+
+
+def test_the_reach_is_never_looser_than_the_horizon_free_bound():
+    """Against rho (1 + (w^2 + |alpha|) t^2 / 2), which holds at every t (constant
+    acceleration), and rho (1 + |w| t) (constant velocity): never wider anywhere, and well
+    inside it where a slow spin meets a long horizon."""
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        w, alpha = rng.normal(0.0, 2.0, 2)
+        horizon = rng.choice([0.1, 1.0, 10.0])
+        twists, accels, rho = np.array([[0.0, 0.0, w]]), np.array([[0.0, 0.0, alpha]]), 0.7
+        cv = reach(0, twists, accels, np.array([rho]), int(MotionModel.CONSTANT_VELOCITY),
+                   horizon)
+        ca = reach(0, twists, accels, np.array([rho]),
+                   int(MotionModel.CONSTANT_ACCELERATION), horizon)
+        assert cv[0] == ca[0] == rho and cv[2] == ca[1] == 0.0
+        assert cv[1] <= rho * abs(w) * (1 + 1e-15)
+        assert ca[2] <= 0.5 * rho * (w * w + abs(alpha)) * (1 + 1e-15)
+    spin = np.array([[0.0, 0.0, 0.5]])
+    ca = reach(0, spin, np.zeros((1, 3)), np.array([1.0]),
+               int(MotionModel.CONSTANT_ACCELERATION), 2.0)
+    # |lambda(2)| = |1 + i - 0.25 * 2| = sqrt(1.25): the chord (sqrt(1.25) - 1) / 4
+    assert ca[2] == pytest.approx((np.sqrt(1.25) - 1.0) / 4.0, rel=1e-12)
+    # spinning at 1 rad/s and braking at 0.5 rad/s^2: |lambda|^2 = 1 - t^3 / 2 + 5 t^4 / 16
+    # stays at most 1 up to t = 1.6, so over 1 s no vertex leaves the bounding radius
+    braking = reach(0, np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.0, -0.5]]),
+                    np.array([1.0]), int(MotionModel.CONSTANT_ACCELERATION), 1.0)
+    assert braking == (1.0, 0.0, 0.0)
 
 
 def test_the_constant_velocity_predictor_ignores_accelerations():

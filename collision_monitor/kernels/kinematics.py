@@ -119,23 +119,42 @@ def _path_extent(p, v, a, horizon):
 
 
 @jit
-def reach(b, twists, accels, radius, model):
+def reach(b, twists, accels, radius, model, horizon):
     """Coefficients (r0, r1, r2) of the radius ``r0 + r1 t + r2 t^2`` about body b's origin
-    that holds each vertex's model path up to time t.
+    that holds each vertex's model path for t in [0, horizon].
 
-    A vertex at r = R s (|r| <= rho, the bounding radius) follows
-    ``c(t) + r + (w x r) t + (alpha x r - w^2 r) t^2 / 2`` with c(t) the origin's path.  Its
-    offset from c(t) has squared length ``|r|^2 (1 + w alpha t^3 + (w^4 + alpha^2) t^4 / 4)``,
-    which falls short of ``|r|^2 (1 + (w^2 + |alpha|) t^2 / 2)^2`` by
-    ``|r|^2 t^2 (w^2 + |alpha| - w alpha t + w^2 |alpha| t^2 / 2)``, a quadratic in t with a
-    negative discriminant: the vertex stays within ``rho (1 + (w^2 + |alpha|) t^2 / 2)`` of
-    c(t), no term linear in t.  Under constant velocity the offset ``r + (w x r) t`` has
-    length ``|r| sqrt(1 + w^2 t^2) <= rho (1 + |w| t)``.
+    A vertex at r = R s (|r| <= rho, the bounding radius) follows ``c(t) + lambda(t) r``
+    (complex product) with c(t) the origin's path and ``lambda(t) = 1 + i w t`` under constant
+    velocity, ``1 + i w t + (i alpha - w^2) t^2 / 2`` under constant acceleration.  So it
+    stays within ``rho |lambda(t)|`` of c(t), and the reach bounds |lambda(t)| - 1:
+
+    * constant velocity: ``sqrt(1 + w^2 t^2) - 1`` is convex and 0 at t = 0, so it lies
+      below its chord, k t with ``k = (|lambda(H)| - 1) / H`` (at most |w|).
+    * constant acceleration: ``|lambda|^2 = 1 + w alpha t^3 + Q t^4`` with
+      ``Q = (w^4 + alpha^2) / 4``, and ``(1 + k t^2)^2 >= |lambda|^2`` for t > 0 exactly where
+      ``h(t) = (Q - k^2) t^2 + w alpha t - 2 k <= 0``.  The chord ``k = (|lambda(H)| - 1) / H^2``
+      (at least 0) makes h(H) <= 0; with k <= sqrt(Q), h is convex and h(0) = -2 k <= 0, so
+      h <= 0 on [0, H].  Above sqrt(Q), ``k >= |w alpha| H / 2`` gives
+      ``h <= |w alpha| t - 2 k <= 0``.  ``k = (w^2 + |alpha|) / 2`` holds for every t
+      (``|lambda|^2`` falls short of ``(1 + k t^2)^2`` by ``t^2 (w^2 + |alpha| - w alpha t +
+      w^2 |alpha| t^2 / 2)``, a quadratic with a negative discriminant); the least of the two
+      is taken.
+
+    Each chord is met at t = H: the reach is tight there.
     """
-    w = abs(twists[b, 2])
+    w = twists[b, 2]
+    h = horizon
     if model == MotionModel.CONSTANT_VELOCITY:
-        return radius[b], radius[b] * w, 0.0
-    return radius[b], 0.0, 0.5 * radius[b] * (abs(accels[b, 2]) + w * w)
+        q = w * w * h * h
+        # |lambda(H)| - 1 = q / (sqrt(1 + q) + 1), free of cancellation
+        return radius[b], radius[b] * q / ((np.sqrt(1.0 + q) + 1.0) * h), 0.0
+    alpha = accels[b, 2]
+    quartic = 0.25 * (w * w * w * w + alpha * alpha)
+    q = (w * alpha + quartic * h) * h * h * h
+    k = max(q / ((np.sqrt(1.0 + q) + 1.0) * h * h), 0.0)
+    if k * k > quartic:  # k > sqrt(Q)
+        k = max(k, 0.5 * abs(w * alpha) * h)
+    return radius[b], 0.0, radius[b] * min(k, 0.5 * (w * w + abs(alpha)))
 
 
 @jit_parallel
@@ -155,7 +174,7 @@ def swept_boxes(motion, active, radius, model, horizon, swept):
         constant_velocity = model == MotionModel.CONSTANT_VELOCITY
         ax = 0.0 if constant_velocity else accels[b, 0]
         ay = 0.0 if constant_velocity else accels[b, 1]
-        r0, r1, r2 = reach(b, twists, accels, radius, model)
+        r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
         r = r0 + (r1 + r2 * horizon) * horizon
         xlo, xhi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
         ylo, yhi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)

@@ -672,8 +672,8 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
     here, for a few dozen flops each.
     """
     poses, twists, accels = motion
-    a0, a1, a2 = reach(i, twists, accels, radius, model)
-    b0, b1, b2 = reach(j, twists, accels, radius, model)
+    a0, a1, a2 = reach(i, twists, accels, radius, model, horizon)
+    b0, b1, b2 = reach(j, twists, accels, radius, model, horizon)
     r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
     d2x = 0.0
     d2y = 0.0
