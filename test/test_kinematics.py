@@ -151,8 +151,9 @@ def test_the_reach_is_never_looser_than_the_horizon_free_bound():
     spin = np.array([[0.0, 0.0, 0.5]])
     ca = reach(0, spin, np.zeros((1, 3)), np.array([1.0]),
                int(MotionModel.CONSTANT_ACCELERATION), 2.0)
-    # |lambda(2)| = |1 + i - 0.25 * 2| = sqrt(1.25): the chord (sqrt(1.25) - 1) / 4
-    assert ca[2] == pytest.approx((np.sqrt(1.25) - 1.0) / 4.0, rel=1e-12)
+    # |lambda(2)|^2 = |1 + i - 0.25 * 2|^2 = 1.25: q(H) / (2 H^2) = 0.25 / 8, against
+    # 0.125 without the horizon
+    assert ca[2] == pytest.approx(0.25 / 8.0, rel=1e-12)
     # spinning at 1 rad/s and braking at 0.5 rad/s^2: |lambda|^2 = 1 - t^3 / 2 + 5 t^4 / 16
     # stays at most 1 up to t = 1.6, so over 1 s no vertex leaves the bounding radius
     braking = reach(0, np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.0, -0.5]]),
