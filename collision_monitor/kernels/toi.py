@@ -735,8 +735,11 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
                 pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
                 pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
                 tol = pair_length_tolerance(pa, pb)
-                # touching now needs the current boxes to meet before the polygon test
-                apart = (aabb[i, 0] > aabb[j, 2] + bound or aabb[j, 0] > aabb[i, 2] + bound
+                # touching now needs the reach circles to meet now (start > 0: their centres
+                # are farther apart than the narrow phase's bounding circles, which then
+                # reject the pair too) and the current boxes to meet, before the polygon test
+                apart = (start > 0.0
+                         or aabb[i, 0] > aabb[j, 2] + bound or aabb[j, 0] > aabb[i, 2] + bound
                          or aabb[i, 1] > aabb[j, 3] + bound or aabb[j, 1] > aabb[i, 3] + bound)
                 if not apart and polygons_intersect_kernel(pa, orient[i], convex[i], pb,
                                                            orient[j], convex[j], tol):
