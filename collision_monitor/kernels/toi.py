@@ -663,13 +663,13 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 def circles_meet_time(i, j, motion, radius, horizon, model, tol):
     """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
-    Each body's vertices stay within its `kinematics.reach` R_b(t), a polynomial with
-    non-negative coefficients, of its origin's path; the pair can only touch once the origins'
-    relative path ``d(t) = dp + dv t + da t^2 / 2`` comes within R(t) = R_i(t) + R_j(t), where
-    the quartic ``R(t)^2 - |d(t)|^2`` is >= 0.  Bezier clipping (`polyroots.clip_to_band`,
-    CLIP_ROUNDS rounds) bounds the first such t in [0, H] from below: 0 when it is now, inf
-    when it rules out the whole horizon.  Most candidate pairs of the swept broad phase end
-    here, for a few dozen flops each.
+    Over [0, H] each body's vertices stay within its `kinematics.reach` R_b(t) (for this H),
+    a polynomial with non-negative coefficients, of its origin's path; the pair can only
+    touch once the origins' relative path ``d(t) = dp + dv t + da t^2 / 2`` comes within
+    R(t) = R_i(t) + R_j(t), where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0.  Bezier clipping
+    (`polyroots.clip_to_band`, CLIP_ROUNDS rounds) bounds the first such t in [0, H] from
+    below: 0 when it is now, inf when it rules out the whole horizon.  Most candidate pairs
+    of the swept broad phase end here, for a few dozen flops each.
     """
     poses, twists, accels = motion
     a0, a1, a2 = reach(i, twists, accels, radius, model, horizon)
