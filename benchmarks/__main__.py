@@ -233,8 +233,9 @@ def lower_bound(sizes, ticks=65):
         world.set_poses(scene.poses)
         world.detect()
         active = world.active
+        buffers = world._buffers[0]  # the set detect wrote last: the same memory
         args = (world._poses, world._packed_bodies, world._aabb, world._pair_vertices,
-                world._c_rows, world._features)
+                buffers.rows, buffers.features)
         ours, bound = [], []
         for _ in range(ticks):
             scene.advance(0.02)

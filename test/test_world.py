@@ -1097,6 +1097,24 @@ def _prediction_arrays(predictions):
             predictions.edge, predictions.point, predictions.normal)
 
 
+def test_the_last_contacts_held_through_a_tick_are_not_copied():
+    """The world writes two sets of contact buffers in turn: the contacts of the last tick,
+    held unread while the next tick runs, still read the buffers (no copy), and then read
+    what a fresh world says of their poses."""
+    rng = np.random.default_rng(37)
+    shapes, poses = random_scene(rng, 120, 8.0, big=1)
+    world = build(shapes, poses)
+    velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
+    last = world.detect()
+    for tick in range(4):
+        moved = poses + 0.01 * (tick + 1) * velocity
+        world.set_poses(moved)
+        contacts = world.detect()
+        assert last._lent is not None and contacts._lent is not None
+        assert _by_pair(last) == _by_pair(build(shapes, poses).detect())
+        last, poses = contacts, moved
+
+
 def test_contacts_kept_across_ticks_keep_their_values():
     """Contacts of a tick read from the world's buffers until first use; kept while later
     ticks (detect and step) write those buffers, read partly, wholly or not at all before,
@@ -1124,6 +1142,6 @@ def test_contacts_kept_across_ticks_keep_their_values():
         assert contacts.point_start[-1] == contacts.points.shape[0]
         assert np.isfinite(contacts.began).all()
     arrays = [a for _, contacts in kept for a in _contact_arrays(contacts)]
-    buffers = [*world._c_rows, *world._features]
+    buffers = [a for b in world._buffers if b is not None for a in (*b.rows, *b.features)]
     for k, a in enumerate(arrays):
         assert not any(np.shares_memory(a, b) for b in buffers + arrays[k + 1:])

@@ -61,9 +61,10 @@ class Contacts:
 
     Every array is this object's own.  The contacts of a tick are first read from the
     world's buffers, each array copied out when it is first read: a tick that reads only
-    `pairs` copies only that.  Before the world's next tick writes those buffers it copies
-    out whatever the object has not read yet (`_keep`), so a `Contacts` kept across ticks
-    never changes.
+    `pairs` copies only that.  The world writes two sets of buffers in turn, so the
+    contacts of the last tick can be kept while the next one runs at no cost; before the
+    world writes this object's set again it copies out whatever the object has not read
+    yet (`_keep`), so a `Contacts` kept across ticks never changes.
 
     """
 
@@ -245,6 +246,28 @@ _NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FL
                                     np.zeros(0, np.int8), np.zeros((0, 2), INDEX)))
 
 
+class _ContactBuffers:
+    """One set of the buffers that `narrow_phase` writes (`packed.ContactRows` for
+    `contacts` pairs, `packed.Features` for `features` rows), their plain tuples for the
+    kernels, and `lent`: a weak reference to the `Contacts` reading them, or None."""
+
+    __slots__ = ('rows', 'features', 'rows_args', 'features_args', 'lent')
+
+    def __init__(self, contacts, features):
+        self.rows = ContactRows(np.zeros((contacts, 2), INDEX), np.zeros(contacts, np.int8),
+                                np.zeros((contacts, 2), FLOAT), np.zeros(contacts, FLOAT),
+                                np.zeros(contacts + 1, INDEX))
+        self.features = Features(np.zeros((features, 2), FLOAT),
+                                 np.zeros((features, 2), FLOAT), np.zeros(features, np.int8),
+                                 np.zeros((features, 2), INDEX))
+        self.rows_args, self.features_args = tuple(self.rows), tuple(self.features)
+        self.lent = None
+
+    def reader(self):
+        """The `Contacts` still reading these buffers, or None."""
+        return None if self.lent is None else self.lent()
+
+
 class _Body:
     __slots__ = ('name', 'offsets', 'orient', 'convex', 'centroid', 'radius', 'disc_box',
                  'static')
@@ -315,7 +338,8 @@ class CollisionWorld:
         # the last stamped tick: (stamp, pair keys i * N + j sorted, their began times,
         # active mask, names), as `lookback.contact_onsets` takes and writes it
         self._history = None
-        self._lent = None  # weak reference to the Contacts reading the contact buffers
+        # the contact buffers: the set the last tick wrote, then the other (None until needed)
+        self._buffers = [None, None]
         self._state_prev = Motion(*(np.zeros((0, 3), FLOAT) for _ in range(3)))  # its state
         self.predictor = 'constant_acceleration'
         self.threads = None
@@ -594,16 +618,16 @@ class CollisionWorld:
         if self._swept_count >= 0:  # predict's swept candidates hold the pairs touching now
             return self._contacts(self._swept_near.pairs, self._swept_count, stamp, active)
         near = self._near
-        self._take_back()
+        buffers = self._take_back()
         if not self._placed and near.valid and near.count:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
             n_pairs, nc, nf = place_and_narrow(
                 self._poses, active, self._movable, self._bodies_args, self._aabb,
-                near.kept(), self._pair_vertices, self._c_args, self._f_args)
+                near.kept(), self._pair_vertices, buffers.rows_args, buffers.features_args)
             self._placed = True
             near.settle(n_pairs)
-            if n_pairs >= 0 and nf <= self._features.xy.shape[0]:
+            if n_pairs >= 0 and nf <= buffers.features.xy.shape[0]:
                 return self._wrap_contacts(nc, nf, stamp, active)
         self._place(active)
         pairs, n_pairs = self._broad_phase(near, self._aabb, active)
@@ -611,13 +635,13 @@ class CollisionWorld:
 
     def _contacts(self, pairs, n_pairs, stamp, active):
         """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
-        self._take_back()
         nc = nf = 0
         while n_pairs:
+            buffers = self._take_back()
             nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._bodies_args,
-                                  self._aabb, self._pair_vertices, self._c_args,
-                                  self._f_args)
-            if nf <= self._features.xy.shape[0]:
+                                  self._aabb, self._pair_vertices, buffers.rows_args,
+                                  buffers.features_args)
+            if nf <= buffers.features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
         return self._wrap_contacts(nc, nf, stamp, active)
@@ -625,24 +649,34 @@ class CollisionWorld:
     def _wrap_contacts(self, nc, nf, stamp, active):
         """`Contacts` of the first nc contact rows and nf feature rows, with their look-back.
 
-        The contacts read the buffers until the next tick writes them (`_take_back`)."""
+        The contacts read the buffers until a tick writes them again (`_take_back`)."""
         if nc == 0:  # the common tick: shared empty read-only arrays, no copies
             if stamp is not None:
                 self._trace_back(float(stamp), _NO_CONTACTS.pairs, active)
             return Contacts.none(self.names)
-        contacts = Contacts._lent_by(self.names, self._c_rows, self._features, nc, nf, None)
+        buffers = self._buffers[0]
+        contacts = Contacts._lent_by(self.names, buffers.rows, buffers.features, nc, nf, None)
         if stamp is not None:
             contacts._began = self._trace_back(float(stamp), contacts.pairs, active)
-        self._lent = weakref.ref(contacts)
+        buffers.lent = weakref.ref(contacts)
         return contacts
 
     def _take_back(self):
-        """Before a tick writes the contact buffers: the last `Contacts` read from them, if
-        still held, copies out what it has not read yet."""
-        lent = self._lent() if self._lent is not None else None
-        if lent is not None:
-            lent._keep()
-        self._lent = None
+        """The contact buffers a tick is about to write (`_ContactBuffers`): the set the
+        last tick wrote when no `Contacts` reads it, else the other set, whose `Contacts`,
+        if still held, copies out what it has not read yet.  A caller holding the last
+        tick's contacts while the next one runs (``contacts = world.detect()`` in a loop)
+        costs no copy.  Called again within the tick, it returns the same set."""
+        first, second = self._buffers
+        if first.reader() is not None:
+            if second is None:
+                second = _ContactBuffers(first.rows.pairs.shape[0], first.features.xy.shape[0])
+            reader = second.reader()
+            if reader is not None:
+                reader._keep()
+            self._buffers = [second, first]
+        self._buffers[0].lent = None
+        return self._buffers[0]
 
     def forget_history(self):
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
@@ -915,26 +949,25 @@ class CollisionWorld:
         """``(pairs, n_pairs)``: the candidates of `cache` (a `PairCache`) for these boxes,
         with room for as many contacts."""
         count = cache.candidates(boxes, active, self._movable)
-        if cache.pairs.shape[0] > self._c_rows.pairs.shape[0]:
+        if cache.pairs.shape[0] > self._found.shape[0]:
             self._grow_contacts(cache.pairs.shape[0])
         return cache.pairs, count
 
     def _grow_contacts(self, cap):
-        self._c_rows = ContactRows(np.zeros((cap, 2), INDEX), np.zeros(cap, np.int8),
-                                   np.zeros((cap, 2), FLOAT), np.zeros(cap, FLOAT),
-                                   np.zeros(cap + 1, INDEX))
+        """Room for `cap` contacts and predictions.  New contact buffers replace both sets:
+        a `Contacts` reading the old ones goes on reading them, as nothing writes them now."""
+        features = 0 if self._buffers[0] is None else self._buffers[0].features.xy.shape[0]
+        self._buffers = [_ContactBuffers(cap, features), None]
         self._found = np.zeros((cap, 8), FLOAT)
         self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),
                                      np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
                                      np.zeros((cap, 2), FLOAT))
-        # the kernels' plain tuples (`packed`), made once per growth
-        self._c_args, self._p_args = tuple(self._c_rows), tuple(self._p_out)
+        self._p_args = tuple(self._p_out)  # the kernels' plain tuple, made once per growth
 
     def _grow_features(self, cap):
-        self._features = Features(np.zeros((cap, 2), FLOAT), np.zeros((cap, 2), FLOAT),
-                                  np.zeros(cap, np.int8), np.zeros((cap, 2), INDEX))
-        self._f_args = tuple(self._features)
+        """Room for `cap` feature rows, as `_grow_contacts` for contacts."""
+        self._buffers = [_ContactBuffers(self._found.shape[0], cap), None]
 
 
 World = CollisionWorld
