@@ -32,8 +32,7 @@ from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
-from ..kernels.toi import (copied_predictions, first_contacts, FirstContact, pack_predictions,
-                           place_and_predict)
+from ..kernels.toi import first_contacts, FirstContact, pack_predictions, place_and_predict
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -778,7 +777,12 @@ class CollisionWorld:
         """`Predictions` of the first k rows `pack_predictions` wrote."""
         if k == 0:  # shared empty read-only arrays, no copies
             return Predictions(self.names, *_NO_PREDICTIONS)
-        return Predictions(self.names, *copied_predictions(self._p_args, k))
+        # numpy's copies: a compiled call returning the seven arrays boxes each of them, 3.4 us
+        # against 1.9 back to back and 87 us against 61 after a 21 ms pause (measured)
+        pairs, time, side, vertex, edge, point, normal = self._p_out
+        return Predictions(self.names, pairs[:k].copy(), time[:k].copy(), side[:k].copy(),
+                           vertex[:k].copy(), edge[:k].copy(), point[:k].copy(),
+                           normal[:k].copy())
 
     def _trace_back(self, stamp, pairs, active):
         """Began time of each contact (`lookback.contact_onsets`); then remember this tick

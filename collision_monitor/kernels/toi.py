@@ -784,15 +784,6 @@ def pack_predictions(pairs, n_pairs, horizon, found, rows):
 
 
 @jit
-def copied_predictions(rows, k):
-    """The first k rows of every column of `rows` (`packed.PredictionRows` as a plain
-    tuple), copied: one call where a copy per column from Python costs seven."""
-    pairs, time, side, vertex, edge, point, normal = rows
-    return (pairs[:k].copy(), time[:k].copy(), side[:k].copy(), vertex[:k].copy(),
-            edge[:k].copy(), point[:k].copy(), normal[:k].copy())
-
-
-@jit
 def place_and_predict(motion, active, bodies, placement, near, model, horizon, search_here,
                       search, rows):
     """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
