@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import shapely
 
-from collision_monitor.kernels.narrowphase import pair_tolerance
+from collision_monitor.kernels.narrowphase import narrow_phase_slots, pair_tolerance
 
 from shapes import build, random_scene, UNIT
 
@@ -158,3 +158,36 @@ def test_pair_tolerance_is_the_tolerance_of_both_boxes(corner, sizes, x, y):
                      [x, y, x + sizes[2], y + sizes[3]]])
     expected = 64 * np.finfo(float).eps * (np.abs(aabb).max() + max(sizes))
     assert pair_tolerance(aabb, 0, 1) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+
+
+@pytest.mark.parametrize('threads', [2, 3])
+def test_the_narrow_phase_in_slots_writes_what_one_slot_writes(threads):
+    """`narrow_phase_slots` on 2 or 3 slots (runs of candidates on threads, then gathered)
+    writes the contacts and features of one slot, bit for bit, in the same order; a feature
+    buffer too small for a slot's share asks for more than it has."""
+    rng = np.random.default_rng(41)
+    shapes, poses = random_scene(rng, 300, 12.0, big=1)
+    world = build(shapes, poses)
+    world.detect()
+    near = world._near
+    pairs, n_pairs, m = near.pairs, near.count, world._pair_vertices.shape[1]
+
+    def run(threads, features=20000):
+        rows = (np.zeros((n_pairs, 2), np.intp), np.zeros(n_pairs, np.int8),
+                np.zeros((n_pairs, 2)), np.zeros(n_pairs), np.zeros(n_pairs + 1, np.intp))
+        feats = (np.zeros((features, 2)), np.zeros((features, 2)), np.zeros(features, np.int8),
+                 np.zeros((features, 2), np.intp))
+        slots = (threads, np.zeros((3, 2, m, 2)), np.full(n_pairs + 3, -1, np.intp),
+                 np.zeros((3, 2), np.intp))
+        nc, nf = narrow_phase_slots(pairs, n_pairs, world._poses, world._bodies_args,
+                                    world._aabb, slots, rows, feats)
+        if nf > features:
+            return nc, nf, None
+        return nc, nf, [a[:nc] for a in rows[:4]] + [rows[4][:nc + 1]] + [a[:nf] for a in feats]
+    nc, nf, one = run(1)
+    assert n_pairs > 100 and nc > 50 and nf > 3 * nc
+    nc_k, nf_k, slots = run(threads)
+    assert (nc_k, nf_k) == (nc, nf)
+    for a, b in zip(one, slots):
+        np.testing.assert_array_equal(a, b)
+    assert run(threads, features=nf)[1] > nf  # the slots' equal shares of nf rows overflow

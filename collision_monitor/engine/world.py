@@ -29,7 +29,7 @@ from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
 from ..kernels.kinematics import swept_boxes, vertices_ahead
 from ..kernels.lookback import contact_onsets
 from ..kernels.motion import write_motion, write_poses
-from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase, pair_distances,
+from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase_slots, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
 from ..kernels.toi import first_contacts, FirstContact, pack_predictions, place_and_predict
@@ -302,10 +302,10 @@ class CollisionWorld:
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
         every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
-        swept boxes, pairs times vertices for the first contacts) runs on one thread whatever
-        this says.  On a machine shared with other busy processes one thread keeps each
-        call's latency steady: a parallel loop waits for its slowest thread, and a thread
-        that loses its core waits a scheduler time slice.
+        swept boxes, candidate pairs times vertices for the narrow phase and the first
+        contacts) runs on one thread whatever this says.  On a machine shared with other
+        busy processes one thread keeps each call's latency steady: a parallel loop waits for
+        its slowest thread, and a thread that loses its core waits a scheduler time slice.
 
     Examples
     --------
@@ -621,9 +621,11 @@ class CollisionWorld:
         if not self._placed and near.valid and near.count:
             # the usual tick with candidates: one compiled call (without, the narrow phase
             # is skipped and two small calls cost less than this one's twenty arrays)
+            threads = self._parallel(near.count * self._pair_vertices.shape[1])
             n_pairs, nc, nf = place_and_narrow(
                 self._poses, active, self._movable, self._bodies_args, self._aabb,
-                near.kept(), self._pair_vertices, buffers.rows_args, buffers.features_args)
+                near.kept(), self._narrow_slots(threads), buffers.rows_args,
+                buffers.features_args)
             self._placed = True
             near.settle(n_pairs)
             if n_pairs >= 0 and nf <= buffers.features.xy.shape[0]:
@@ -637,9 +639,10 @@ class CollisionWorld:
         nc = nf = 0
         while n_pairs:
             buffers = self._take_back()
-            nc, nf = narrow_phase(pairs, n_pairs, self._poses, self._bodies_args,
-                                  self._aabb, self._pair_vertices, buffers.rows_args,
-                                  buffers.features_args)
+            threads = self._parallel(n_pairs * self._pair_vertices.shape[1])
+            nc, nf = narrow_phase_slots(pairs, n_pairs, self._poses, self._bodies_args,
+                                        self._aabb, self._narrow_slots(threads),
+                                        buffers.rows_args, buffers.features_args)
             if nf <= buffers.features.xy.shape[0]:
                 break
             self._grow_features(2 * nf)
@@ -880,6 +883,10 @@ class CollisionWorld:
         set_kernel_threads(threads)
         return threads
 
+    def _narrow_slots(self, threads):
+        """`narrow_phase_slots`' ``(threads, scratch, fstart, counts)``."""
+        return threads, self._slot_vertices, self._slot_fstart, self._slot_counts
+
     def _threads_for(self, work):
         """One thread below `PARALLEL_WORK` of work, else `threads` (None: numba's pool),
         capped at the pool."""
@@ -911,8 +918,12 @@ class CollisionWorld:
         # the plain tuples the per-tick kernels take (`packed`), made once per body set
         self._bodies_args, self._motion_args = tuple(self._packed_bodies), tuple(self._motion)
         self._swept = np.zeros((n, 4), FLOAT)
-        self._pair_vertices = np.zeros((2, int(counts.max(initial=0)), 2), FLOAT)
         slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
+        # the narrow phase's scratch (the two placed polygons of a pair) per thread, and
+        # `narrow_phase_slots`' counts; its fstart rows come with the contact rows
+        self._slot_vertices = np.zeros((slots, 2, most, 2), FLOAT)
+        self._pair_vertices = self._slot_vertices[0]
+        self._slot_counts = np.zeros((slots, 2), INDEX)
         self._scratch = np.zeros((slots, 2, 3, most, 2), FLOAT)
         self._entry = np.zeros((slots, 2, most), FLOAT)
         self._carry_history(n)
@@ -962,6 +973,7 @@ class CollisionWorld:
         a `Contacts` reading the old ones goes on reading them, as nothing writes them now."""
         features = 0 if self._buffers[0] is None else self._buffers[0].features.xy.shape[0]
         self._buffers = [_ContactBuffers(cap, features), None]
+        self._slot_fstart = np.zeros(cap + numba.config.NUMBA_NUM_THREADS, INDEX)
         self._found = np.zeros((cap, 8), FLOAT)
         self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),

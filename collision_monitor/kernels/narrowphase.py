@@ -21,10 +21,11 @@ alone, and the narrow phase places the two bodies of each candidate pair into a 
 scratch.
 """
 
+import numba
 import numpy as np
 
 from .broadphase import FAT_MARGIN, refit_pairs
-from .constants import jit
+from .constants import jit, jit_parallel
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
 from .geometry2d.primitives import box_padding, length_tolerance, pair_length_tolerance
@@ -187,6 +188,86 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     return nc, nf
 
 
+@jit_parallel
+def narrow_phase_slots(pairs, n_pairs, poses, bodies, aabb, slots, rows, features):
+    """`narrow_phase` in k slots, k at most S and `threads`: the same contacts in the same
+    order, bit for bit.
+
+    `slots` is ``(threads, scratch, fstart, counts)``: `threads` those numba runs this call
+    on (a kernel that asks numba cannot be cached), scratch (S, 2, M, 2) a `narrow_phase`
+    scratch per slot, fstart (P + S,) intp with P at least n_pairs, and counts (S, 2) intp.
+    With k slots, slot s takes the s-th of k runs of consecutive candidates: it writes its contacts
+    over the contact rows of its own candidates (it has at most as many), its
+    `ContactRows.fstart` to ``fstart[lo + s:]`` (lo its first candidate; it ends by
+    ``fstart[hi + s]``, hi its run's end) and its features to the s-th of k equal parts of
+    the feature rows; then one serial pass moves them to the front, in order (each moves
+    towards the front, so nothing is overwritten before it is read).  Returns
+    ``(contacts, features_needed)`` as `narrow_phase`; when a slot's features overflow its
+    part, k times that slot's need.
+    """
+    threads, scratch, slot_fstart, counts = slots
+    k = min(threads, scratch.shape[0], max(n_pairs, 1))
+    if k == 1:
+        return narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch[0], rows, features)
+    out_pairs, out_kind, out_normal, out_depth, fstart = rows
+    fxy, fpb, fkind, fidx = features
+    run = (n_pairs + k - 1) // k
+    part = fxy.shape[0] // k
+    for s in numba.prange(k):
+        lo = min(s * run, n_pairs)
+        hi = min(lo + run, n_pairs)
+        f0 = s * part
+        counts[s, 0], counts[s, 1] = narrow_phase(
+            pairs[lo:hi], hi - lo, poses, bodies, aabb, scratch[s],
+            (out_pairs[lo:], out_kind[lo:], out_normal[lo:], out_depth[lo:],
+             slot_fstart[lo + s:]),
+            (fxy[f0:f0 + part], fpb[f0:f0 + part], fkind[f0:f0 + part], fidx[f0:f0 + part]))
+    return _gather_slots(k, run, part, n_pairs, counts, slot_fstart, rows, features)
+
+
+@jit
+def _gather_slots(k, run, part, n_pairs, counts, slot_fstart, rows, features):
+    """`narrow_phase_slots`' serial pass: the contacts and features of its k slots moved to
+    the front, in slot order; ``(contacts, features_needed)``.  A function of its own: in
+    the function of a prange, numba 0.68 drops a store made after the prange and after a
+    loop to an array unpacked from a tuple argument (here the closing ``fstart[nc]``)."""
+    out_pairs, out_kind, out_normal, out_depth, fstart = rows
+    fxy, fpb, fkind, fidx = features
+    need = 0
+    for s in range(k):
+        if counts[s, 1] > part:
+            need = max(need, k * counts[s, 1])
+    if need:
+        return 0, need
+    nc = 0
+    nf = 0
+    for s in range(k):
+        lo = min(s * run, n_pairs)
+        for c in range(counts[s, 0]):
+            src = lo + c
+            out_pairs[nc, 0] = out_pairs[src, 0]
+            out_pairs[nc, 1] = out_pairs[src, 1]
+            out_kind[nc] = out_kind[src]
+            out_normal[nc, 0] = out_normal[src, 0]
+            out_normal[nc, 1] = out_normal[src, 1]
+            out_depth[nc] = out_depth[src]
+            fstart[nc] = nf + slot_fstart[lo + s + c]
+            nc += 1
+        for f in range(counts[s, 1]):
+            src = s * part + f
+            dst = nf + f
+            fxy[dst, 0] = fxy[src, 0]
+            fxy[dst, 1] = fxy[src, 1]
+            fpb[dst, 0] = fpb[src, 0]
+            fpb[dst, 1] = fpb[src, 1]
+            fkind[dst] = fkind[src]
+            fidx[dst, 0] = fidx[src, 0]
+            fidx[dst, 1] = fidx[src, 1]
+        nf += counts[s, 1]
+    fstart[nc] = nf
+    return nc, nf
+
+
 @jit
 def pair_distances(pairs, poses, bodies, aabb, scratch, out):
     """Least distance (m) between the boundaries of each pair (rows of `pairs`) at their
@@ -207,10 +288,10 @@ def pair_distances(pairs, poses, bodies, aabb, scratch, out):
 
 
 @jit
-def place_and_narrow(poses, active, movable, bodies, aabb, kept, scratch, rows, features):
+def place_and_narrow(poses, active, movable, bodies, aabb, kept, slots, rows, features):
     """A `detect` tick in one call while the kept candidate pairs serve: `place_bodies`,
-    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase` over them.  `kept` is
-    `broadphase.PairCache.kept()`.
+    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase_slots` over them.  `kept`
+    is `broadphase.PairCache.kept()`.
 
     Returns ``(pairs, contacts, features_needed)``, pairs the kept pairs' new count, or -1
     when the grid must run (only the boxes are then written).  One dispatch instead of
@@ -222,5 +303,5 @@ def place_and_narrow(poses, active, movable, bodies, aabb, kept, scratch, rows, 
     n_pairs = refit_pairs(aabb, active, movable, FAT_MARGIN, kept)
     if n_pairs <= 0:
         return n_pairs, 0, 0
-    nc, nf = narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features)
+    nc, nf = narrow_phase_slots(pairs, n_pairs, poses, bodies, aabb, slots, rows, features)
     return n_pairs, nc, nf
