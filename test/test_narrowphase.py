@@ -163,8 +163,9 @@ def test_pair_tolerance_is_the_tolerance_of_both_boxes(corner, sizes, x, y):
 @pytest.mark.parametrize('threads', [2, 3])
 def test_the_narrow_phase_in_slots_writes_what_one_slot_writes(threads):
     """`narrow_phase_slots` on 2 or 3 slots (runs of candidates on threads, then gathered)
-    writes the contacts and features of one slot, bit for bit, in the same order; a feature
-    buffer too small for a slot's share asks for more than it has."""
+    writes the contacts and features of one slot, bit for bit, in the same order.  Feature
+    rows whose equal shares just hold each slot's features suffice; one row fewer a share,
+    it finds no contact and asks for more rows than it has."""
     rng = np.random.default_rng(41)
     shapes, poses = random_scene(rng, 300, 12.0, big=1)
     world = build(shapes, poses)
@@ -173,21 +174,25 @@ def test_the_narrow_phase_in_slots_writes_what_one_slot_writes(threads):
     pairs, n_pairs, m = near.pairs, near.count, world._pair_vertices.shape[1]
 
     def run(threads, features=20000):
+        """(contacts, features needed, each slot's count of features, the rows written)."""
         rows = (np.zeros((n_pairs, 2), np.intp), np.zeros(n_pairs, np.int8),
                 np.zeros((n_pairs, 2)), np.zeros(n_pairs), np.zeros(n_pairs + 1, np.intp))
         feats = (np.zeros((features, 2)), np.zeros((features, 2)), np.zeros(features, np.int8),
                  np.zeros((features, 2), np.intp))
-        slots = (threads, np.zeros((3, 2, m, 2)), np.full(n_pairs + 3, -1, np.intp),
-                 np.zeros((3, 2), np.intp))
+        counts = np.zeros((threads, 2), np.intp)
+        slots = (threads, np.zeros((threads, 2, m, 2)), np.full(n_pairs + threads, -1, np.intp),
+                 counts)
         nc, nf = narrow_phase_slots(pairs, n_pairs, world._poses, world._bodies_args,
                                     world._aabb, slots, rows, feats)
-        if nf > features:
-            return nc, nf, None
-        return nc, nf, [a[:nc] for a in rows[:4]] + [rows[4][:nc + 1]] + [a[:nf] for a in feats]
-    nc, nf, one = run(1)
+        written = [a[:nc] for a in rows[:4]] + [rows[4][:nc + 1]] + [a[:nf] for a in feats]
+        return nc, nf, counts[:, 1].copy(), written if nf <= features else None
+    nc, nf, _, one = run(1)
     assert n_pairs > 100 and nc > 50 and nf > 3 * nc
-    nc_k, nf_k, slots = run(threads)
+    nc_k, nf_k, shares, written = run(threads)
     assert (nc_k, nf_k) == (nc, nf)
-    for a, b in zip(one, slots):
+    for a, b in zip(one, written):
         np.testing.assert_array_equal(a, b)
-    assert run(threads, features=nf)[1] > nf  # the slots' equal shares of nf rows overflow
+    just = threads * shares.max()
+    assert run(threads, features=just)[:2] == (nc, nf)
+    nc_k, need = run(threads, features=just - threads)[:2]
+    assert nc_k == 0 and need > just - threads
