@@ -196,14 +196,14 @@ def narrow_phase_slots(pairs, n_pairs, poses, bodies, aabb, slots, rows, feature
     `slots` is ``(threads, scratch, fstart, counts)``: `threads` those numba runs this call
     on (a kernel that asks numba cannot be cached), scratch (S, 2, M, 2) a `narrow_phase`
     scratch per slot, fstart (P + S,) intp with P at least n_pairs, and counts (S, 2) intp.
-    With k slots, slot s takes the s-th of k runs of consecutive candidates: it writes its contacts
-    over the contact rows of its own candidates (it has at most as many), its
+    With k slots, slot s takes the s-th of k runs of consecutive candidates: it writes its
+    contacts over the contact rows of its own candidates (it has at most as many), its
     `ContactRows.fstart` to ``fstart[lo + s:]`` (lo its first candidate; it ends by
     ``fstart[hi + s]``, hi its run's end) and its features to the s-th of k equal parts of
     the feature rows; then one serial pass moves them to the front, in order (each moves
     towards the front, so nothing is overwritten before it is read).  Returns
     ``(contacts, features_needed)`` as `narrow_phase`; when a slot's features overflow its
-    part, k times that slot's need.
+    part, no contact and k times that slot's need.
     """
     threads, scratch, slot_fstart, counts = slots
     k = min(threads, scratch.shape[0], max(n_pairs, 1))
