@@ -258,6 +258,9 @@ def _worker_main(plan, worker, link, ticks):
             err = WorkerError(str(err))
         link.send(('error', worker, err, traceback.format_exc()))
     finally:
+        # on its way out already: a terminate() now would raise SystemExit inside the exit's
+        # finalizers and skip the one that unlinks the semaphore
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         link.close()
 
 
