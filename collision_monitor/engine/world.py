@@ -23,13 +23,13 @@ from ..kernels.broadphase import PairCache
 from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PARALLEL_WORK,
                                  PREDICTORS, set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
-from ..kernels.geometry2d.primitives import centroid, signed_area
+from ..kernels.geometry2d.primitives import centroid
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
 from ..kernels.kinematics import swept_boxes, vertices_ahead
 from ..kernels.lookback import contact_onsets
 from ..kernels.motion import write_motion, write_poses
-from ..kernels.narrowphase import (DISC_BOX_FILL, narrow_phase_slots, pair_distances,
+from ..kernels.narrowphase import (box_fill, DISC_BOX_FILL, narrow_phase_slots, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
 from ..kernels.toi import first_contacts, FirstContact, pack_predictions, place_and_predict
@@ -279,8 +279,7 @@ class _Body:
         self.centroid = np.array(centroid(self.offsets))
         # [polygons]: rho_i = max norm(s_i^P), constant, about the body's origin
         self.radius = float(np.max(np.hypot(self.offsets[:, 0], self.offsets[:, 1])))
-        fill = abs(signed_area(self.offsets)) / (np.pi * self.radius ** 2)
-        self.disc_box = bool(fill >= DISC_BOX_FILL)
+        self.disc_box = box_fill(self.offsets) >= DISC_BOX_FILL
         self.static = bool(static)
 
 

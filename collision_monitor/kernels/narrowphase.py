@@ -34,11 +34,35 @@ from .packed import Bodies, ContactRows, Features, Polygon
 from .trig import rotate, sincos
 
 DISC_BOX_FILL = 0.5
-"""A body whose footprint covers at least this share of its bounding disc (area over
-pi rho^2) gets the disc's box, ``(x, y) +- rho`` whatever its yaw: no sine, cosine or vertex
-per tick.  The box of a longer body (a shelf, a wall) follows its vertices, as a disc box
-would hold far more space than the body.  A choice of speed only: any box holding the body
-gives the same contacts."""
+"""A body whose vertex box fills, on average over its yaw, at least this share of its bounding
+disc's box (`box_fill`) gets the disc's box, ``(x, y) +- rho`` whatever its yaw: no sine,
+cosine or vertex per tick.  A body whose disc box would hold far more space than its vertex
+box (a wall, a footprint far off its origin) gets the box of its vertices, so that it is not
+a candidate of every body near its disc.  A choice of speed only: any box holding the body
+gives the same contacts.  Measured at 10,000 bodies of circumradius 0.5 m spread for 2% of
+them touching, disc boxes made detect 2 to 3.4 times faster for rectangles of aspect 1:1 to
+8:1 (fills 0.82 to 0.44), a triangle and stars, and 1.2 to 1.6 times at 30% touching.  Those
+scenes are spaced by the bounding radius; the threshold keeps the vertex box for bodies
+whose disc box holds over twice the space, where a scene spaced by footprints (a wall
+among robots) would make every body near the disc a candidate: rectangles longer than about
+5:1, and a 0.6 m x 0.4 m footprint with its origin 0.2 m behind its centre (fill 0.35)."""
+
+
+def box_fill(offsets, samples=32):
+    """Mean over yaw of the area of the box of the footprint's vertices, over the area of
+    its bounding disc's box, (2 rho)^2: in (0, 1) for any polygon.
+
+    The box at yaw theta + pi/2 is the one at theta turned, so the mean is taken over
+    [0, pi/2) by the midpoint rule on `samples` yaws (a setup-time estimate for
+    `DISC_BOX_FILL`, not a bound).
+    """
+    theta = (np.arange(samples) + 0.5) * (0.5 * np.pi / samples)
+    c, s = np.cos(theta)[:, None], np.sin(theta)[:, None]
+    x = c * offsets[:, 0] - s * offsets[:, 1]
+    y = s * offsets[:, 0] + c * offsets[:, 1]
+    area = np.ptp(x, axis=1) * np.ptp(y, axis=1)
+    rho = np.max(np.hypot(offsets[:, 0], offsets[:, 1]))
+    return float(np.mean(area)) / (4.0 * rho * rho)
 
 
 @jit
