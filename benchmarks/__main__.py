@@ -245,7 +245,7 @@ def lower_bound(sizes, ticks=65):
             ours.append(time.perf_counter() - t)
             touching = np.ascontiguousarray(touching)
             t = time.perf_counter()
-            place_bodies(world._poses, active, world._packed_bodies, world._aabb)
+            place_bodies(world._poses, active, world._packed_bodies, *world._placement)
             if touching.shape[0]:
                 narrow_phase(touching, touching.shape[0], *args)
             bound.append(time.perf_counter() - t)

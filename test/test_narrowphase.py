@@ -76,6 +76,45 @@ def test_rectangles_up_to_about_five_to_one_get_the_disc_box(aspect, disc):
     assert (box_fill(shape) >= DISC_BOX_FILL) == disc
 
 
+def test_a_static_body_has_its_vertex_box_made_again_only_when_its_pose_or_footprint_changes():
+    """A static square (fill 0.82, a moving one gets the disc box) gets the box of its
+    vertices, shapely's bounds of its placed polygon widened by the padding: made again
+    when it moves, turns, gets a new footprint or comes back active elsewhere, kept as it
+    is (a value planted in it survives) while its pose stays."""
+    from collision_monitor import CollisionWorld
+    world = CollisionWorld()
+    world.add_body('shelf', UNIT, static=True, pose=(1.0, 2.0, 0.3))
+    world.add_body('robot', UNIT, pose=(5.0, 5.0, 0.0))
+    world.detect()
+    assert not world._packed_bodies.disc_box[0] and world._packed_bodies.disc_box[1]
+
+    def box_is_the_vertices_box():
+        bounds = np.array(shapely.Polygon(world.world_vertices('shelf')).bounds)
+        pad = world._aabb[0] - bounds
+        assert (pad[:2] <= 0).all() and (pad[2:] >= 0).all()
+        assert np.abs(pad).max() < 1e-9
+
+    box_is_the_vertices_box()
+    for pose in [(1.0, 2.0, 0.3), (1.5, 2.0, 0.3), (1.5, 2.0, 1.0), (1.5, -2.0, 1.0)]:
+        world.set_poses([pose], ['shelf'])
+        world.detect()
+        box_is_the_vertices_box()
+    planted = np.array([-7.0, -7.0, 7.0, 7.0])
+    world._aabb[0] = planted
+    world.set_poses([(1.5, -2.0, 1.0)], ['shelf'])
+    world.detect()
+    np.testing.assert_array_equal(world._aabb[0], planted)
+    world.set_footprint('shelf', 2 * UNIT)
+    world.detect()
+    box_is_the_vertices_box()
+    world.set_active(['shelf'], False)
+    world.set_poses([(9.0, 9.0, 2.0)], ['shelf'])
+    world.detect()
+    world.set_active(['shelf'], True)
+    world.detect()
+    box_is_the_vertices_box()
+
+
 def test_every_contact_of_a_world_is_the_contact_of_its_two_placed_polygons():
     """The world places each pair and describes its contact as `contact.contact` describes
     the two polygons given by their world vertices (centroids computed from those): same

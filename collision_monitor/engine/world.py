@@ -279,7 +279,8 @@ class _Body:
         self.centroid = np.array(centroid(self.offsets))
         # [polygons]: rho_i = max norm(s_i^P), constant, about the body's origin
         self.radius = float(np.max(np.hypot(self.offsets[:, 0], self.offsets[:, 1])))
-        self.disc_box = box_fill(self.offsets) >= DISC_BOX_FILL
+        # a static body's vertex box is made once while its pose stays (`place_bodies`)
+        self.disc_box = not static and box_fill(self.offsets) >= DISC_BOX_FILL
         self.static = bool(static)
 
 
@@ -622,7 +623,7 @@ class CollisionWorld:
             # is skipped and two small calls cost less than this one's twenty arrays)
             threads = self._parallel(near.count * self._pair_vertices.shape[1])
             n_pairs, nc, nf = place_and_narrow(
-                self._poses, active, self._movable, self._bodies_args, self._aabb,
+                self._poses, active, self._movable, self._bodies_args, self._placement,
                 near.kept(), self._narrow_slots(threads), buffers.rows_args,
                 buffers.features_args)
             self._placed = True
@@ -733,7 +734,7 @@ class CollisionWorld:
         if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
             search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
             n_pairs, k = place_and_predict(
-                self._motion_args, active, self._bodies_args, (self._aabb, self._placed),
+                self._motion_args, active, self._bodies_args, (*self._placement, self._placed),
                 (self._swept, self._movable, cache.kept()), int(model), float(horizon),
                 search_here, (self._scratch, self._entry, self._found), self._p_args)
             self._placed = True
@@ -866,7 +867,7 @@ class CollisionWorld:
         """Boxes of the active bodies, once per change of state (a tick's detect and predict
         share them)."""
         if not self._placed:
-            place_bodies(self._poses, active, self._bodies_args, self._aabb)
+            place_bodies(self._poses, active, self._bodies_args, *self._placement)
             self._placed = True
 
     def _moved(self):
@@ -912,7 +913,9 @@ class CollisionWorld:
         self._packed_bodies = Bodies(self._offsets, self._vstart, self._orient, self._convex,
                                      self._radius, self._centroid_offsets,
                                      np.array([b.disc_box for b in bodies], dtype=np.bool_))
+        # the boxes, and the poses their vertex boxes were made at (none yet)
         self._aabb = np.zeros((n, 4), FLOAT)
+        self._placement = (self._aabb, np.full((n, 3), np.nan))
         self._motion = Motion(self._poses, self._twists, self._accels)
         # the plain tuples the per-tick kernels take (`packed`), made once per body set
         self._bodies_args, self._motion_args = tuple(self._packed_bodies), tuple(self._motion)

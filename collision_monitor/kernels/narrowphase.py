@@ -38,14 +38,17 @@ DISC_BOX_FILL = 0.5
 disc's box (`box_fill`) gets the disc's box, ``(x, y) +- rho`` whatever its yaw: no sine,
 cosine or vertex per tick.  A body whose disc box would hold far more space than its vertex
 box (a wall, a footprint far off its origin) gets the box of its vertices, so that it is not
-a candidate of every body near its disc.  A choice of speed only: any box holding the body
-gives the same contacts.  Measured at 10,000 bodies of circumradius 0.5 m spread for 2% of
-them touching, disc boxes made detect 2 to 3.4 times faster for rectangles of aspect 1:1 to
-8:1 (fills 0.82 to 0.44), a triangle and stars, and 1.2 to 1.6 times at 30% touching.  Those
-scenes are spaced by the bounding radius; the threshold keeps the vertex box for bodies
-whose disc box holds over twice the space, where a scene spaced by footprints (a wall
-among robots) would make every body near the disc a candidate: rectangles longer than about
-5:1, and a 0.6 m x 0.4 m footprint with its origin 0.2 m behind its centre (fill 0.35)."""
+a candidate of every body near its disc.  A static body gets the box of its vertices
+whatever its fill: made once while its pose stays, it costs nothing per tick.  A choice of
+speed only: any box holding the body gives the same contacts.
+
+Measured at 10,000 bodies of circumradius 0.5 m spread for 2% of them touching, disc boxes
+made detect 2 to 3.4 times faster for rectangles of aspect 1:1 to 8:1 (fills 0.82 to
+0.44), a triangle and stars, and 1.2 to 1.6 times at 30% touching.  Those scenes are
+spaced by the bounding radius; the threshold keeps the vertex box for bodies whose disc box
+holds over twice the space, where a scene spaced by footprints (a wall among robots) would
+make every body near the disc a candidate: rectangles longer than about 5:1, and a
+0.6 m x 0.4 m footprint with its origin 0.2 m behind its centre (fill 0.35)."""
 
 
 def box_fill(offsets, samples=32):
@@ -66,7 +69,7 @@ def box_fill(offsets, samples=32):
 
 
 @jit
-def place_bodies(poses, active, bodies, aabb):
+def place_bodies(poses, active, bodies, aabb, placed_at):
     """Write the world AABB of every active body (`packed.Bodies` in, or its plain tuple;
     (N, 4) `aabb` out).
 
@@ -74,6 +77,10 @@ def place_bodies(poses, active, bodies, aabb):
     world vertices.  Each box is widened by `box_padding`, so that the broad phase keeps
     every pair the narrow phase takes as touching (a gap within `pair_tolerance`).  Serial:
     about 2.4 ns a body at 10,000 bodies, mostly disc boxes.
+
+    `placed_at` (N, 3) holds the pose each vertex box was made at (NaN for none): a body
+    whose pose equals it keeps its box, with no sine, cosine or vertex (a shelf placed once,
+    a parked cart).  The caller fills it with NaN whenever the footprints change.
     """
     offsets, vstart, _, _, radius, _, disc_box = bodies
     for b in range(poses.shape[0]):
@@ -81,14 +88,20 @@ def place_bodies(poses, active, bodies, aabb):
             continue
         x = poses[b, 0]
         y = poses[b, 1]
+        yaw = poses[b, 2]
         if disc_box[b]:
             r = radius[b]
             xmin = x - r
             ymin = y - r
             xmax = x + r
             ymax = y + r
+        elif x == placed_at[b, 0] and y == placed_at[b, 1] and yaw == placed_at[b, 2]:
+            continue
         else:
-            s, c = sincos(poses[b, 2])
+            placed_at[b, 0] = x
+            placed_at[b, 1] = y
+            placed_at[b, 2] = yaw
+            s, c = sincos(yaw)
             xmin = np.inf
             ymin = np.inf
             xmax = -np.inf
@@ -312,10 +325,11 @@ def pair_distances(pairs, poses, bodies, aabb, scratch, out):
 
 
 @jit
-def place_and_narrow(poses, active, movable, bodies, aabb, kept, slots, rows, features):
+def place_and_narrow(poses, active, movable, bodies, placement, kept, slots, rows, features):
     """A `detect` tick in one call while the kept candidate pairs serve: `place_bodies`,
-    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase_slots` over them.  `kept`
-    is `broadphase.PairCache.kept()`.
+    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase_slots` over them.
+    `placement` is ``(aabb, placed_at)`` as `place_bodies` takes them, `kept`
+    `broadphase.PairCache.kept()`.
 
     Returns ``(pairs, contacts, features_needed)``, pairs the kept pairs' new count, or -1
     when the grid must run (only the boxes are then written).  One dispatch instead of
@@ -323,7 +337,8 @@ def place_and_narrow(poses, active, movable, bodies, aabb, kept, slots, rows, fe
     `features` are plain tuples (`packed`).
     """
     pairs = kept[2]
-    place_bodies(poses, active, bodies, aabb)
+    aabb, placed_at = placement
+    place_bodies(poses, active, bodies, aabb, placed_at)
     n_pairs = refit_pairs(aabb, active, movable, FAT_MARGIN, kept)
     if n_pairs <= 0:
         return n_pairs, 0, 0

@@ -792,7 +792,8 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
     `pack_predictions` into `rows`.
 
     `motion`, `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and
-    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed)``, `near`
+    `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed_at, placed)``
+    (`place_bodies`' boxes and poses, and whether they are current), `near`
     ``(swept, movable, kept)``: the swept boxes, which bodies move and the swept
     `broadphase.PairCache.kept()`; `search` ``(scratch, entry, found)`` as `first_contacts`
     takes them.  Both parallel kernels run on the threads the caller set (numba's setting
@@ -805,12 +806,12 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
     microseconds of cold caches, more than a small world's work.
     """
     motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
-    aabb, placed = placement
+    aabb, placed_at, placed = placement
     swept, movable, kept = near
     pairs = kept[2]
     scratch, entry, found = search
     if not placed:
-        place_bodies(motion.poses, active, bodies, aabb)
+        place_bodies(motion.poses, active, bodies, aabb, placed_at)
     swept_boxes(motion, active, bodies.radius, model, horizon, swept)
     n_pairs = refit_pairs(swept, active, movable, FAT_MARGIN, kept)
     if n_pairs < 0 or not search_here:
