@@ -16,6 +16,7 @@
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
+import shapely
 
 from collision_monitor import CollisionWorld
 from collision_monitor.kernels.constants import MotionModel
@@ -57,14 +58,25 @@ def test_a_spinning_vertex_accelerates_towards_the_centre():
     assert acc.tolist() == [[-6.0, 0.0]]
 
 
+QUAD = np.array([[-0.6, -0.2], [0.9, -0.3], [0.4, 0.7], [-0.5, 0.4]])
+SHELF = np.array([[-3.0, -0.4], [3.0, -0.4], [3.0, 0.4], [-3.0, 0.4]])  # a vertex box
+
+
 @pytest.mark.parametrize('size', [1.0, 4.0])
 @pytest.mark.parametrize('predictor', ['constant_velocity', 'constant_acceleration'])
-@given(state, state, state)
-def test_swept_boxes_hold_every_model_vertex_path(size, predictor, pose, twist, accel):
-    """The swept box of a body (radius below and above 1 m) holds p + v t (+ a t^2 / 2) of
-    each vertex for t in [0, h], with p, v, a the finite-difference derivatives of the rigid
-    motion."""
-    offsets = size * np.array([[-0.6, -0.2], [0.9, -0.3], [0.4, 0.7], [-0.5, 0.4]])
+@pytest.mark.parametrize('shape', ['quad', 'shelf'])
+@given(state, state, state, st.sampled_from(['turning', 'translating', 'starting to turn']))
+def test_swept_boxes_hold_every_model_vertex_path(size, predictor, shape, pose, twist, accel,
+                                                  turning):
+    """The swept box of a body (radius below and above 1 m, with a disc box or the box of
+    its vertices; turning, only translating, or at omega = 0 with an angular acceleration)
+    holds p + v t (+ a t^2 / 2) of each vertex for t in [0, h], with p, v, a the
+    finite-difference derivatives of the rigid motion."""
+    offsets = size * (QUAD if shape == 'quad' else SHELF)
+    if turning != 'turning':
+        twist = (twist[0], twist[1], 0.0)
+    if turning == 'translating':
+        accel = (accel[0], accel[1], 0.0)
     world = CollisionWorld()
     world.add_body('b', offsets, pose=pose)
     world.set_twists([twist], ['b'])
@@ -103,6 +115,24 @@ def test_swept_box_is_the_origin_path_widened_by_the_reach(vx, ax, lo, hi):
     assert box[0] == pytest.approx(lo - 0.3, abs=1e-12)
     assert box[2] == pytest.approx(hi + 0.3, abs=1e-12)
     assert box[1] == pytest.approx(-0.3, abs=1e-12) and box[3] == pytest.approx(0.3, abs=1e-12)
+
+
+@pytest.mark.parametrize('static', [False, True])
+def test_a_long_body_that_does_not_turn_sweeps_its_own_box(static):
+    """A 6 m x 0.8 m shelf turned by 0.3 rad (the box of its vertices), at rest or sliding
+    along x at 1 m/s under 1 m/s^2: its swept box over 2 s is the box of its vertices
+    (shapely's bounds) stretched by the origin's path, 0 to 4 m, to within the padding, not
+    its bounding disc's (radius 3.05 m)."""
+    world = CollisionWorld()
+    world.add_body('shelf', SHELF, static=static, pose=(10.0, 5.0, 0.3))
+    if not static:
+        world.set_twists([[1.0, 0.0, 0.0]], ['shelf'])
+        world.set_accelerations([[1.0, 0.0, 0.0]], ['shelf'])
+    world.predict(2.0, 'constant_acceleration')
+    xmin, ymin, xmax, ymax = shapely.Polygon(world.world_vertices('shelf')).bounds
+    reach = 0.0 if static else 4.0
+    np.testing.assert_allclose(world._swept[0], [xmin, ymin, xmax + reach, ymax], atol=1e-9)
+    assert ymax - ymin < np.hypot(3.0, 0.4)  # half the disc box
 
 
 @pytest.mark.parametrize('model', list(MotionModel))

@@ -744,8 +744,8 @@ class CollisionWorld:
                 return self._packed_predictions(k if k >= 0 else self._search(model, horizon))
         else:
             self._place(active)
-            swept_boxes(self._motion, active, self._radius, int(model), float(horizon),
-                        self._swept)
+            swept_boxes(self._motion, active, self._radius, self._aabb, int(model),
+                        float(horizon), self._swept)
         _, self._swept_count = self._broad_phase(cache, self._swept, active)
         return self._packed_predictions(self._search(model, horizon))
 

@@ -156,9 +156,15 @@ def reach(b, twists, accels, radius, model, horizon):
 
 
 @jit_parallel
-def swept_boxes(motion, active, radius, model, horizon, swept):
+def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
     """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
     the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
+
+    A body that does not turn under the model (omega = 0, and alpha = 0 under constant
+    acceleration) translates: every vertex follows its origin's path, offset by a constant,
+    and its current box `aabb` (`narrowphase.place_bodies`) swept along that path holds
+    them all.  That is the tighter box for a long body (a shelf at rest keeps its own box,
+    not its bounding disc's).
 
     The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
@@ -172,14 +178,21 @@ def swept_boxes(motion, active, radius, model, horizon, swept):
         constant_velocity = model == MotionModel.CONSTANT_VELOCITY
         ax = 0.0 if constant_velocity else accels[b, 0]
         ay = 0.0 if constant_velocity else accels[b, 1]
-        r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
-        r = r0 + (r1 + r2 * horizon) * horizon
-        xlo, xhi = _path_extent(poses[b, 0], twists[b, 0], ax, horizon)
-        ylo, yhi = _path_extent(poses[b, 1], twists[b, 1], ay, horizon)
-        xlo -= r
-        ylo -= r
-        xhi += r
-        yhi += r
+        x, y = poses[b, 0], poses[b, 1]
+        xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
+        ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
+        if twists[b, 2] == 0.0 and (constant_velocity or accels[b, 2] == 0.0):
+            xlo += aabb[b, 0] - x
+            ylo += aabb[b, 1] - y
+            xhi += aabb[b, 2] - x
+            yhi += aabb[b, 3] - y
+        else:
+            r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
+            r = r0 + (r1 + r2 * horizon) * horizon
+            xlo -= r
+            ylo -= r
+            xhi += r
+            yhi += r
         pad = box_padding(xlo, ylo, xhi, yhi)
         swept[b, 0] = xlo - pad
         swept[b, 1] = ylo - pad

@@ -812,7 +812,7 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
     scratch, entry, found = search
     if not placed:
         place_bodies(motion.poses, active, bodies, aabb, placed_at)
-    swept_boxes(motion, active, bodies.radius, model, horizon, swept)
+    swept_boxes(motion, active, bodies.radius, aabb, model, horizon, swept)
     n_pairs = refit_pairs(swept, active, movable, FAT_MARGIN, kept)
     if n_pairs < 0 or not search_here:
         return n_pairs, -1
