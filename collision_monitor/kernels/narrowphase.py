@@ -172,7 +172,9 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     """Test candidate pairs and describe every contact (`packed.ContactRows` and
     `packed.Features` out).
 
-    For each candidate (i, j): the bounding circles of [polygons] (radius about the body
+    For each candidate (i, j): the current boxes `aabb` (candidates come from fat boxes,
+    `broadphase.PairCache`; boxes apart hold bodies farther apart than the pair's
+    tolerance, `box_padding`) and the bounding circles of [polygons] (radius about the body
     origin, fixed at registration) reject far pairs, then the separating axis test (convex
     pairs) or `polygons_intersect_kernel`, then `contact_on_axis` writes the pair's features.
     Contact c owns feature rows ``fstart[c]:fstart[c + 1]``.  `scratch` (2, M, 2), M the
@@ -191,6 +193,9 @@ def narrow_phase(pairs, n_pairs, poses, bodies, aabb, scratch, rows, features):
     for p in range(n_pairs):
         i = pairs[p, 0]
         j = pairs[p, 1]
+        if (aabb[i, 0] > aabb[j, 2] or aabb[j, 0] > aabb[i, 2]
+                or aabb[i, 1] > aabb[j, 3] or aabb[j, 1] > aabb[i, 3]):
+            continue
         dx = poses[j, 0] - poses[i, 0]
         dy = poses[j, 1] - poses[i, 1]
         reach = radius[i] + radius[j] + pair_tolerance(aabb, i, j)
