@@ -241,3 +241,19 @@ def test_micro_bodies_far_apart_are_found(size, x, y, du, dv):
     world.add_body('b', sq, pose=(x + du * size, y + dv * size, 0))
     world.add_body('far', sq, pose=(0, 0, 0))
     assert world.detect().name_pairs() == [('a', 'b')]
+
+
+def test_a_static_body_has_no_fat_margin_and_is_refiled_when_it_moves():
+    """A static 6 m x 0.8 m shelf's fat box is its box (a quarter of its length, 1.5 m,
+    would reach over an aisle); a moving square's is wider.  The square 1 m beside the
+    shelf is no candidate; the shelf given a new pose over the square is refiled and
+    touches it."""
+    shelf = np.array([[-3.0, -0.4], [3.0, -0.4], [3.0, 0.4], [-3.0, 0.4]])
+    world = build([shelf, UNIT], np.array([[0.0, 0.0, 0.0], [0.0, 1.9, 0.0]]), static={0})
+    assert len(world.detect()) == 0
+    fat, aabb = world._near.fat, world._aabb
+    np.testing.assert_array_equal(fat[0], aabb[0])
+    assert (fat[1, :2] < aabb[1, :2]).all() and (fat[1, 2:] > aabb[1, 2:]).all()
+    assert world._near.count == 0
+    world.set_poses([[0.5, 1.5, 0.2]], ['b0'])
+    assert world.detect().name_pairs() == [('b0', 'b1')]

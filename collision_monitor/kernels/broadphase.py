@@ -38,8 +38,9 @@ ticks (bodies may jump, appear and vanish), no tree to rebalance.
 Measured (docs/benchmarks.md): against a sort-and-sweep along x, the grid is faster from
 N = 1,000 and its time grows like N rather than N^1.5 in a uniformly filled scene.
 
-Temporal coherence (`PairCache`): the grid runs over *fat* boxes, each body's box widened by
-`FAT_MARGIN` of its extent on every side, and its pairs serve the following ticks: the kept
+Temporal coherence (`PairCache`): the grid runs over *fat* boxes, each movable body's box
+widened by `FAT_MARGIN` of its extent on every side (a static body's fat box is its box),
+and its pairs serve the following ticks: the kept
 pairs are every pair of active bodies whose fat boxes overlap, so while every active body's
 box stays inside its fat box the pairs of overlapping boxes are a subset of them, and the
 narrow phase's exact tests drop the others.  A tick whose bodies stayed in their fat boxes
@@ -250,11 +251,13 @@ class GridWorkspace:
 
 
 @jit
-def _fatten(aabb, active, margin, fat, fat_active, only, every):
+def _fatten(aabb, active, movable, margin, fat, fat_active, only, every):
     """Fat boxes of the bodies b with `every` or ``only[b]``: `fat_active` copies `active`,
-    an active body's box widened on every side by `margin` times its larger side, or times
-    the mean larger side of the active bodies when that is smaller (the margin of a 40 m
-    wall would hold every body beside it)."""
+    an active movable body's box widened on every side by `margin` times its larger side, or
+    times the mean larger side of the active bodies when that is smaller (the margin of a
+    40 m wall would hold every body beside it).  A static body's fat box is its box: it
+    leaves it only when given a new pose, and a margin would pair it with every body that
+    passes near (a 6 m shelf's 1.5 m margin reaches over the aisle beside it)."""
     n = aabb.shape[0]
     total, count = _extent_sum(aabb, active)
     mean = total / max(count, 1)
@@ -262,7 +265,10 @@ def _fatten(aabb, active, margin, fat, fat_active, only, every):
         if every or only[b]:
             fat_active[b] = active[b]
             if active[b]:
-                m = margin * min(max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1]), mean)
+                m = 0.0
+                if movable[b]:
+                    m = margin * min(max(aabb[b, 2] - aabb[b, 0], aabb[b, 3] - aabb[b, 1]),
+                                     mean)
                 fat[b, 0] = aabb[b, 0] - m
                 fat[b, 1] = aabb[b, 1] - m
                 fat[b, 2] = aabb[b, 2] + m
@@ -270,9 +276,9 @@ def _fatten(aabb, active, margin, fat, fat_active, only, every):
 
 
 @jit
-def fatten(aabb, active, margin, fat, fat_active):
+def fatten(aabb, active, movable, margin, fat, fat_active):
     """Write the fat box of every body (`_fatten`)."""
-    _fatten(aabb, active, margin, fat, fat_active, fat_active, True)
+    _fatten(aabb, active, movable, margin, fat, fat_active, fat_active, True)
 
 
 @jit
@@ -314,7 +320,7 @@ def refit_pairs(aabb, active, movable, margin, kept):
     if movers > limit:
         return -1
     now = refiled == 2
-    _fatten(aabb, active, margin, fat, fat_active, now, False)
+    _fatten(aabb, active, movable, margin, fat, fat_active, now, False)
     count = 0
     for r in range(n_pairs):
         i, j = pairs[r, 0], pairs[r, 1]
@@ -373,7 +379,7 @@ class PairCache:
             self.settle(refit_pairs(aabb, active, movable, FAT_MARGIN, self.kept()))
             if self.valid:
                 return self.count
-        fatten(aabb, active, FAT_MARGIN, self.fat, self.fat_active)
+        fatten(aabb, active, movable, FAT_MARGIN, self.fat, self.fat_active)
         self.refiled[:] = 0
         while True:
             count = grid_pairs(self.fat, active, movable, self.pairs, *self.grid.arrays())
