@@ -30,7 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 from benchmarks.peers import PEERS, Shapely
-from benchmarks.scenes import make_scene
+from benchmarks.scenes import make_scene, make_warehouse
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / 'docs'
@@ -120,6 +120,9 @@ def scene_variants(n, progress):
         progress.update()
     return rows
 
+
+WAREHOUSE_SIZES = ((1000, 200), (10000, 2000))
+"""(Static shelves, robots) of the warehouse scenes."""
 
 HORIZONS = (0.25, 0.5, 1.0, 2.0)
 """Look-ahead horizons (s) of the step / detect sweep: the fixed cost of a look-ahead apart
@@ -436,8 +439,8 @@ def format_3d(rows3d):
     return lines
 
 
-def report(det, variants, look, continuous, bound, compiles, start_times, sizes, latency,
-           breakdown, rows3d, memory, replay_start, replay_rows, replay_command):
+def report(det, variants, warehouse, look, continuous, bound, compiles, start_times, sizes,
+           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command):
     lines = ['# Benchmarks', '',
              f'Written by `make bench` on {time.strftime("%Y-%m-%d")}, {platform.machine()}, '
              f'{os.cpu_count()} cores, Python {platform.python_version()}. Medians over '
@@ -487,6 +490,23 @@ def report(det, variants, look, continuous, bound, compiles, start_times, sizes,
         lines.append(f'| {k} | {overlap:.0%} | {"concave star" if concave else "convex"} | '
                      f'{measured:.1%} | {t_ours * 1e3:.3f} | {t_ref * 1e3:.3f} | '
                      f'{t_ref / t_ours:.1f}x | {disagree} |')
+    from benchmarks.warehouse import WAREHOUSE_PEERS
+    lines += ['', '## Warehouse: static shelves, robots in the aisles', '',
+              ' '.join(make_warehouse.__doc__.split()) + ' Each tick moves the robots on by '
+              '20 ms and hands every library their poses alone; each was told at setup which '
+              'bodies never move. "disagree" counts pairs that differ from shapely\'s over all '
+              'bodies at the first tick.', '',
+              '| shelves | robots | library | ms / tick | disagree | its time / ours |',
+              '| ---: | ---: | --- | ---: | ---: | ---: |']
+    for shelves, robots, name, t, disagree, ratio, touching in warehouse:
+        lines.append(f'| {shelves} | {robots} | {name} | {t * 1e3:.4f} | {disagree} | '
+                     f'{ratio:.1f} |')
+    lines += ['', 'Touching pairs at the first tick: ' + ', '.join(
+        f'{touching} of {shelves} shelves and {robots} robots' for shelves, robots, name, _,
+        _, _, touching in warehouse if name == WAREHOUSE_PEERS[0].name) + '.', '',
+              'How each library is driven:', '']
+    lines += [f'- **{peer.name}**: {" ".join(peer.__doc__.split())}'
+              for peer in WAREHOUSE_PEERS]
     lines += ['', '## Look-ahead (horizon 2 s, speeds up to 1 m/s, accelerations up to '
               '2 m/s^2)', '',
               'Each tick sets new poses (the scene moving on by 20 ms), then either `detect` '
@@ -645,8 +665,8 @@ README_BEGIN = '<!-- benchmarks: the table below is written by make bench -->'
 README_END = '<!-- benchmarks: end -->'
 
 
-def readme_summary(det, look, bound, rows3d, latency, sizes, replay_start, replay_rows,
-                   replay_command):
+def readme_summary(det, warehouse, look, bound, rows3d, latency, sizes, replay_start,
+                   replay_rows, replay_command):
     """Replace the table between the README's benchmark markers with this run's figures."""
     ours = {r[0]: r[2] for r in det if r[1] == 'collision_monitor'}
     ours2 = {r[0]: r[2] for r in det if r[1] == 'collision_monitor, 2 threads'}
@@ -670,6 +690,17 @@ def readme_summary(det, look, bound, rows3d, latency, sizes, replay_start, repla
             lines.append(f'| per body against the lower bound, {n:,} bodies | '
                          f'{beside / n * 1e9:.0f} ns | bound {bound_n / n * 1e9:.0f} ns | '
                          f'{beside / bound_n:.2f} of it | within 1.5 |')
+    from benchmarks.warehouse import Ours as WarehouseOurs, OursStep
+    for shelves, robots in WAREHOUSE_SIZES:
+        rows = {r[2]: r for r in warehouse if r[:2] == (shelves, robots)}
+        t = rows[WarehouseOurs.name][3]
+        name, t_peer, ratio = min(((r[2], r[3], r[5]) for r in rows.values()
+                                   if r[2] not in (WarehouseOurs.name, OursStep.name)),
+                                  key=lambda p: p[1])
+        lines.append(f'| detect, warehouse of {shelves:,} static shelves and {robots:,} robots '
+                     f'| {t * 1e6:.0f} us (step, 2 s look-ahead: '
+                     f'{rows[OursStep.name][3] * 1e6:.0f} us) | {name}, {t_peer * 1e6:.0f} us | '
+                     f'{ratio:.1f}x | (for comparison) |')
     for n, out in look:
         d, ca = out['detect'][0], out['constant_acceleration'][0]
         ca2 = out['constant_acceleration, 2 threads'][0]
@@ -717,10 +748,12 @@ def main(argv=None):
     (DOCS / 'img').mkdir(parents=True, exist_ok=True)
     from collision_monitor import CollisionWorld
     CollisionWorld().warmup()
-    steps = len(sizes) + 7 + 2 + 2
+    steps = len(sizes) + 7 + len(WAREHOUSE_SIZES) + 2 + 2
     with tqdm(total=steps, file=sys.stderr) as progress:
         det = detection(sizes, progress)
         variants = scene_variants(10000, progress)
+        from benchmarks.warehouse import run as run_warehouse
+        warehouse = run_warehouse(WAREHOUSE_SIZES, progress)
         look = lookahead([1000, 10000], progress)
         from benchmarks.continuous import run as run_continuous
         continuous = []
@@ -748,10 +781,10 @@ def main(argv=None):
                for rows in zip(*rounds)]
     breakdown = {n: callback_breakdown(n, domain=90 + k) for k, n in enumerate((100, 1000))}
     plot(det, DOCS / 'img' / 'bench_detect.png', DOCS / 'img' / 'bench_speedup.png')
-    report(det, variants, look, continuous, bound, compiles, start_times, sizes, latency,
-           breakdown, rows3d, memory, replay_start, replay_rows, replay_command)
-    readme_summary(det, look, bound, rows3d, latency, sizes, replay_start, replay_rows,
-                   replay_command)
+    report(det, variants, warehouse, look, continuous, bound, compiles, start_times, sizes,
+           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command)
+    readme_summary(det, warehouse, look, bound, rows3d, latency, sizes, replay_start,
+                   replay_rows, replay_command)
     print((DOCS / 'benchmarks.md').read_text())
 
 

@@ -14,7 +14,9 @@
 """The same detection task for every library: set N poses, then list every touching pair.
 
 Each adapter's `tick(poses)` takes (N, 3) poses and returns the set of pairs (i < j) it finds
-touching.  What each peer does per tick is its usual way of doing this job.
+touching.  What each peer does per tick is its usual way of doing this job.  pymunk and Box2D
+also take a scene whose first `shelves` bodies never move (`scenes.Warehouse`): those are
+made static bodies, and a tick sets the others alone.
 """
 
 import numpy as np
@@ -64,13 +66,18 @@ class Shapely:
         self.shapely = shapely
         self.offsets = np.stack(scene.footprints)  # (N, k, 2)
 
+    @staticmethod
+    def placed(shapely, offsets, poses):
+        """shapely polygons of footprints (N, k, 2) at poses (N, 3), by vectorised
+        transforms."""
+        c, s = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
+        x = poses[:, 0:1] + c * offsets[..., 0] - s * offsets[..., 1]
+        y = poses[:, 1:2] + s * offsets[..., 0] + c * offsets[..., 1]
+        return shapely.polygons(np.stack([x, y], axis=-1))
+
     def tick(self, poses):
         shapely = self.shapely
-        c, s = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
-        x = poses[:, 0:1] + c * self.offsets[..., 0] - s * self.offsets[..., 1]
-        y = poses[:, 1:2] + s * self.offsets[..., 0] + c * self.offsets[..., 1]
-        rings = np.stack([x, y], axis=-1)
-        geoms = shapely.polygons(rings)
+        geoms = self.placed(shapely, self.offsets, poses)
         tree = shapely.STRtree(geoms)
         i, j = tree.query(geoms, predicate='intersects')
         keep = i < j
@@ -94,9 +101,11 @@ class Pymunk:
         self.batch = pymunk.batch
         self.space = pymunk.Space()
         self.space.collision_persistence = 1  # arbiters of the last step only
+        self.first = getattr(scene, 'shelves', 0)
         ids = []
-        for fp, (x, y, yaw) in zip(scene.footprints, scene.poses.tolist()):
-            body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        for k, (fp, (x, y, yaw)) in enumerate(zip(scene.footprints, scene.poses.tolist())):
+            body = pymunk.Body(body_type=pymunk.Body.STATIC if k < self.first
+                               else pymunk.Body.KINEMATIC)
             body.position, body.angle = (x, y), yaw
             shape = pymunk.Poly(body, [tuple(p) for p in fp], radius=0.0)
             shape.sensor = True
@@ -105,15 +114,16 @@ class Pymunk:
         ids = np.array(ids, dtype=np.uint64)
         self.order = np.argsort(ids)
         self.sorted_ids = ids[self.order]
-        # set_space_bodies reads x, y, angle per body in the order the space holds them
-        self.floats = np.zeros(3 * len(ids))
+        # set_space_bodies reads x, y, angle per non-static body in the order the space
+        # holds them
+        self.floats = np.zeros(3 * (len(ids) - self.first))
         self.pose_buffer = self.batch.Buffer()
         self.pose_buffer.set_float_buf(self.floats)
         self.arbiters = self.batch.Buffer()
 
     def tick(self, poses):
         batch = self.batch
-        self.floats[:] = poses.reshape(-1)
+        self.floats[:] = poses[self.first:].reshape(-1)
         batch.set_space_bodies(self.space, batch.BodyFields.POSITION | batch.BodyFields.ANGLE,
                                self.pose_buffer)
         self.space.step(1e-3)
@@ -140,16 +150,20 @@ class Box2D_:
         import Box2D
         self.b2 = Box2D
         self.world = Box2D.b2World(gravity=(0, 0), doSleep=False)
+        self.first = getattr(scene, 'shelves', 0)
         self.bodies = []
         # created at their poses: bodies piled at the origin would make N^2 contacts at once
         for k, (fp, (x, y, yaw)) in enumerate(zip(scene.footprints, scene.poses.tolist())):
-            body = self.world.CreateDynamicBody(position=(x, y), angle=yaw, userData=k)
+            create = (self.world.CreateStaticBody if k < self.first
+                      else self.world.CreateDynamicBody)
+            body = create(position=(x, y), angle=yaw, userData=k)
             body.CreatePolygonFixture(vertices=[tuple(p) for p in fp], density=1.0,
                                       isSensor=True)
-            self.bodies.append(body)
+            if k >= self.first:
+                self.bodies.append(body)
 
     def tick(self, poses):
-        for body, (x, y, yaw) in zip(self.bodies, poses.tolist()):
+        for body, (x, y, yaw) in zip(self.bodies, poses[self.first:].tolist()):
             body.transform = ((x, y), yaw)
         self.world.Step(1e-3, 1, 1)
         found = set()

@@ -67,3 +67,57 @@ def make_scene(n, vertices=8, overlap=0.02, concave=False, seed=0, speed=1.0, ac
     heading = rng.uniform(-np.pi, np.pi, n)
     accels = np.column_stack([a * np.cos(heading), a * np.sin(heading), np.zeros(n)])
     return Scene([shape] * n, poses, twists, accels, side)
+
+
+SHELF = np.array([[-3.0, -0.4], [3.0, -0.4], [3.0, 0.4], [-3.0, 0.4]])
+"""A 6 m x 0.8 m shelf, origin at its centre."""
+
+AMR = np.array([[-0.45, -0.3], [0.45, -0.3], [0.45, 0.3], [-0.45, 0.3]])
+"""A 0.9 m x 0.6 m robot, origin at its centre (the demo's AMR)."""
+
+
+@dataclass
+class Warehouse:
+    """Static shelves in rows, robots driving along the aisles between them.
+
+    Shelves are bodies 0 .. S-1 (never moving), robots S .. S+R-1; `advance` moves the
+    robots' rows of `poses` by their `twists`, x wrapping round the rows' `length`."""
+
+    poses: np.ndarray
+    twists: np.ndarray
+    shelves: int
+    length: float
+
+    @property
+    def footprints(self):
+        return [SHELF] * self.shelves + [AMR] * (len(self.poses) - self.shelves)
+
+    def advance(self, dt):
+        """Drive every robot on along its aisle for dt seconds (x wraps round)."""
+        poses = self.poses + self.twists * dt
+        poses[:, 0] %= self.length
+        poses[:self.shelves] = self.poses[:self.shelves]
+        self.poses = poses
+
+
+def make_warehouse(n_shelves, n_robots, seed=0):
+    """Shelves on a grid (7 m along a row, 1 m cross-aisles; rows 3 m apart, 2.2 m aisles)
+    and robots in the aisles, up to 1 m off the aisle's centre line (about a fifth of them
+    touching a shelf's side at any time), heading along x or against it at 0.3 to 1.5 m/s,
+    not turning."""
+    rng = np.random.default_rng(seed)
+    per_row = max(1, int(round(np.sqrt(n_shelves * 3.0 / 7.0))))
+    rows = -(-n_shelves // per_row)
+    k = np.arange(n_shelves)
+    shelves = np.column_stack([(k % per_row) * 7.0 + 3.5, (k // per_row) * 3.0,
+                               np.zeros(n_shelves)])
+    length = per_row * 7.0
+    aisle = rng.integers(0, max(1, rows - 1), n_robots)
+    forward = rng.random(n_robots) < 0.5
+    robots = np.column_stack([rng.uniform(0.0, length, n_robots),
+                              aisle * 3.0 + 1.5 + rng.uniform(-1.0, 1.0, n_robots),
+                              np.where(forward, 0.0, np.pi)])
+    speed = rng.uniform(0.3, 1.5, n_robots) * np.where(forward, 1.0, -1.0)
+    twists = np.zeros((n_shelves + n_robots, 3))
+    twists[n_shelves:, 0] = speed
+    return Warehouse(np.vstack([shelves, robots]), twists, n_shelves, length)
