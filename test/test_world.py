@@ -875,22 +875,65 @@ def test_predict_finds_every_pair_brute_force_finds(predictor):
     world.set_poses(poses)
     world.set_twists(twists)
     world.set_accelerations(accels)
+    expected = predicted_as_pairwise(world, predictor, shapes, poses, twists, accels)
+    assert len(expected) > 10
+
+
+def predicted_as_pairwise(world, predictor, shapes, poses, twists, accels, static=0):
+    """Assert that the world's `predict(2 s)` finds the pairs and times `first_contact`
+    finds for each pair alone (the first `static` bodies never paired with one another);
+    return those, ``{(i, j): time}``."""
     pred = world.predict(2.0, predictor)
     got = {tuple(p): t for p, t in zip(pred.pairs.tolist(), pred.time)}
+    kin = [vertex_kinematics(*state, shape)
+           for *state, shape in zip(poses, twists, accels, shapes)]
+    model = (lambda k: k[2]) if predictor == 'constant_acceleration' else (lambda k: None)
     expected = {}
-    for i in range(n):
-        ki = vertex_kinematics(poses[i], twists[i], accels[i], shapes[i])
-        for j in range(i + 1, n):
-            kj = vertex_kinematics(poses[j], twists[j], accels[j], shapes[j])
-            acc_i = ki[2] if predictor == 'constant_acceleration' else None
-            acc_j = kj[2] if predictor == 'constant_acceleration' else None
-            fc = first_contact(ki[0], ki[1], acc_i, kj[0], kj[1], acc_j, 2.0)
+    for i, ki in enumerate(kin):
+        for j in range(max(i + 1, static), len(kin)):
+            kj = kin[j]
+            fc = first_contact(ki[0], ki[1], model(ki), kj[0], kj[1], model(kj), 2.0)
             if fc is not None:
                 expected[(i, j)] = fc.time
     assert set(got) == set(expected)
     for pair, t in expected.items():
         assert got[pair] == pytest.approx(t, abs=1e-12)
-    assert len(expected) > 10
+    return expected
+
+
+@pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
+def test_robots_driving_along_shelves_are_predicted_as_the_pairwise_search_predicts(predictor):
+    """Static 6 m x 0.8 m shelves in rows and robots driving along the aisles close to
+    them, half not turning (where a line beside a shelf or a robot can settle a pair, as
+    `toi.beside_throughout` does), half turning a little: every pair's first contact within
+    2 s is the one `first_contact` finds for the two bodies alone."""
+    rng = np.random.default_rng(8)
+    shelf = np.array([[-3.0, -0.4], [3.0, -0.4], [3.0, 0.4], [-3.0, 0.4]])
+    world = World()
+    shapes, poses, twists, accels = [], [], [], []
+    for k in range(12):
+        shapes.append(shelf)
+        poses.append([(k % 4) * 7.0, (k // 4) * 3.0, 0.0])
+        twists.append([0.0, 0.0, 0.0])
+        accels.append([0.0, 0.0, 0.0])
+    for k in range(40):
+        turning = k % 2
+        shapes.append(UNIT * [0.9, 0.6])
+        poses.append([rng.uniform(-3, 24), rng.integers(0, 2) * 3.0 + 1.5
+                      + rng.uniform(-1.05, 1.05), rng.uniform(-0.2, 0.2)])
+        twists.append([rng.uniform(-1.5, 1.5), rng.uniform(-0.1, 0.1),
+                       turning * rng.uniform(-0.3, 0.3)])
+        accels.append([rng.uniform(-1, 1), rng.uniform(-0.2, 0.2),
+                       turning * rng.uniform(-0.3, 0.3)])
+    for k, shape in enumerate(shapes):
+        world.add_body(f'b{k}', shape, static=k < 12)
+    poses, twists, accels = (np.array(x, dtype=float) for x in (poses, twists, accels))
+    world.set_poses(poses)
+    world.set_twists(twists)
+    world.set_accelerations(accels)
+    expected = predicted_as_pairwise(world, predictor, shapes, poses, twists, accels, 12)
+    shelf_pairs = [p for p in expected if p[0] < 12]
+    assert len(shelf_pairs) > 5 and any(expected[p] > 0 for p in shelf_pairs)
 
 
 @pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])

@@ -686,6 +686,65 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
     return clip_to_band(c[0], c[1], c[2], c[3], c[4], 0.0, horizon, 0.0, True, CLIP_ROUNDS)
 
 
+@jit
+def _turns(b, motion, model):
+    """Whether body b turns under the model: omega != 0, or alpha != 0 under constant
+    acceleration."""
+    _, twists, accels = motion
+    return twists[b, 2] != 0.0 or (model == MotionModel.CONSTANT_ACCELERATION
+                                   and accels[b, 2] != 0.0)
+
+
+@jit
+def beside_throughout(a, b, lo, hi, tol):
+    """Whether polygon b stays beyond the line of one edge of polygon a over [lo, hi], a
+    translating (all its vertices with one velocity and one acceleration: a body that does
+    not turn): then the pair never meets there.  `a` and `b` are `packed.MovingPolygon`.
+
+    Along a fixed unit direction n, vertex j of b projects to the quadratic
+    ``n.p_j + n.v_j t + n.a_j t^2 / 2`` (the predictors' model moves every vertex as a
+    point), and a's support to ``top + n.v t + n.a t^2 / 2``, top the largest n.vertex now.
+    For n an edge's outward normal, each vertex's gap to the support is a quadratic whose
+    least value on [lo, hi] is at an end or at its turning point.  When every one is over
+    2 tol (the rounding of these few products is a few ulps of the coordinates, far below
+    a tolerance), a line parts the two polygons by more than the tolerance throughout: no
+    vertex comes within tol of an edge, and `first_contact_kernel` would find nothing.  A
+    robot driving along a shelf is the case.
+    """
+    pa, va, aa, orient = a
+    pb, vb, ab, _ = b
+    n = pa.shape[0]
+    for k in range(n):
+        k1 = k + 1 if k + 1 < n else 0
+        ex = pa[k1, 0] - pa[k, 0]
+        ey = pa[k1, 1] - pa[k, 1]
+        length = norm(ex, ey)
+        if length == 0.0:
+            continue
+        # outward normal of a CCW edge e is (ey, -ex) / |e|; orientation flips it for CW
+        nx = orient * ey / length
+        ny = -orient * ex / length
+        top = -np.inf
+        for m in range(n):
+            top = max(top, nx * pa[m, 0] + ny * pa[m, 1])
+        apart = True
+        for j in range(pb.shape[0]):
+            g0 = nx * pb[j, 0] + ny * pb[j, 1] - top
+            g1 = nx * (vb[j, 0] - va[0, 0]) + ny * (vb[j, 1] - va[0, 1])
+            g2 = 0.5 * (nx * (ab[j, 0] - aa[0, 0]) + ny * (ab[j, 1] - aa[0, 1]))
+            least = min(g0 + (g1 + g2 * lo) * lo, g0 + (g1 + g2 * hi) * hi)
+            if g2 > 0.0:
+                turn = -0.5 * g1 / g2
+                if lo < turn < hi:
+                    least = min(least, g0 + (g1 + g2 * turn) * turn)
+            if not least > 2.0 * tol:
+                apart = False
+                break
+        if apart:
+            return True
+    return False
+
+
 @jit_parallel
 def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratch, entry, found):
     """First contact of every candidate pair within the horizon (`packed.Motion` and
@@ -744,11 +803,18 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
                 if not apart and polygons_intersect_kernel(pa, orient[i], convex[i], pb,
                                                            orient[j], convex[j], tol):
                     t = 0.0
-                elif not move_as_one(i, j, motion, model):  # else apart throughout
-                    t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-                        MovingPolygon(pa, va, aa, orient[i]),
-                        MovingPolygon(pb, vb, ab, orient[j]), start, horizon, tol, entry[slot],
-                        True)
+                else:
+                    a = MovingPolygon(pa, va, aa, orient[i])
+                    b = MovingPolygon(pb, vb, ab, orient[j])
+                    # moving as one, or a line beside a body that does not turn: apart
+                    # throughout
+                    if not (move_as_one(i, j, motion, model)
+                            or (not _turns(i, motion, model)
+                                and beside_throughout(a, b, start, horizon, tol))
+                            or (not _turns(j, motion, model)
+                                and beside_throughout(b, a, start, horizon, tol))):
+                        t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
+                            a, b, start, horizon, tol, entry[slot], True)
             found[p, 0] = t
             found[p, 1] = side
             found[p, 2] = vertex
