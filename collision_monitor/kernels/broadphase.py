@@ -40,16 +40,16 @@ N = 1,000 and its time grows like N rather than N^1.5 in a uniformly filled scen
 
 Temporal coherence (`PairCache`): the grid runs over *fat* boxes, each movable body's box
 widened by `FAT_MARGIN` of its extent on every side (a static body's fat box is its box),
-and its pairs serve the following ticks: the kept
-pairs are every pair of active bodies whose fat boxes overlap, so while every active body's
-box stays inside its fat box the pairs of overlapping boxes are a subset of them, and the
-narrow phase's exact tests drop the others.  A tick whose bodies stayed in their fat boxes
-costs one comparison pass over the boxes instead of the grid.  A body that left its fat box
-or joined or left the active set is refiled alone (`refit_pairs`): its pairs dropped, its
-fat box made anew and tested against every other fat box.  So a scene of many still bodies
-and a few movers does not pay the whole grid each time a mover outruns its margin; once
-more than `REFIT_BODIES` bodies (or `REFIT_WORK` box tests' worth) were refiled since the
-grid, the scene is on the move and the grid runs again, refreshing every fat box.
+and its pairs serve the following ticks: the kept pairs are every pair of active bodies
+whose fat boxes overlap, so while every active body's box stays inside its fat box the
+pairs of overlapping boxes are a subset of them, and the narrow phase's exact tests drop
+the others.  A tick whose bodies stayed in their fat boxes costs one comparison pass over
+the boxes instead of the grid.  A body that left its fat box or joined or left the active
+set is refiled alone (`refit_pairs`): its pairs dropped, its fat box made anew and tested
+against every other fat box.  So a scene of many still bodies and a few movers does not pay
+the whole grid each time a mover outruns its margin; once more than `REFIT_BODIES` bodies
+(or `REFIT_WORK` box tests' worth) were refiled since the grid, the scene is on the move
+and the grid runs again, refreshing every fat box.
 """
 
 import numpy as np

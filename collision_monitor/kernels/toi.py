@@ -706,10 +706,10 @@ def beside_throughout(a, b, lo, hi, tol):
     point), and a's support to ``top + n.v t + n.a t^2 / 2``, top the largest n.vertex now.
     For n an edge's outward normal, each vertex's gap to the support is a quadratic whose
     least value on [lo, hi] is at an end or at its turning point.  When every one is over
-    2 tol (the rounding of these few products is a few ulps of the coordinates, far below
-    a tolerance), a line parts the two polygons by more than the tolerance throughout: no
-    vertex comes within tol of an edge, and `first_contact_kernel` would find nothing.  A
-    robot driving along a shelf is the case.
+    2 tol (the rounding of these few products is a few ulps of the positions and paths,
+    far below a tolerance at a robot's speeds), a line parts the two polygons by more than
+    the tolerance throughout: no vertex comes within tol of an edge, and
+    `first_contact_kernel` would find nothing.  A robot driving along a shelf is the case.
     """
     pa, va, aa, orient = a
     pb, vb, ab, _ = b
