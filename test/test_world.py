@@ -1188,3 +1188,43 @@ def test_contacts_kept_across_ticks_keep_their_values():
     buffers = [a for b in world._buffers if b is not None for a in (*b.rows, *b.features)]
     for k, a in enumerate(arrays):
         assert not any(np.shares_memory(a, b) for b in buffers + arrays[k + 1:])
+
+
+def test_bodies_added_and_removed_at_random_keep_their_own_state():
+    """Three hundred random registrations (with a pose or without), removals, pose and
+    twist writes and activity changes, the world's per-body state checked after each
+    against a dict of what each body was given: rows grown into spare capacity start with
+    no pose, zero twist and active, whatever was there before."""
+    rng = np.random.default_rng(4)
+    world, model, count = CollisionWorld(), {}, 0
+    for _ in range(300):
+        op = rng.choice(5, p=[0.4, 0.15, 0.2, 0.1, 0.15]) if model else 0
+        names = list(model)
+        if op == 0:
+            name, count = f'b{count}', count + 1
+            pose = tuple(rng.uniform(-9, 9, 3)) if rng.random() < 0.5 else None
+            world.add_body(name, UNIT, pose=pose)
+            model[name] = {'pose': pose, 'twist': (0.0, 0.0, 0.0), 'active': True}
+        elif op == 1:
+            name = names[rng.integers(len(names))]
+            world.remove_body(name)
+            del model[name]
+        elif op == 2:
+            name = names[rng.integers(len(names))]
+            model[name]['pose'] = tuple(rng.uniform(-9, 9, 3))
+            world.set_poses([model[name]['pose']], [name])
+        elif op == 3:
+            name = names[rng.integers(len(names))]
+            model[name]['twist'] = tuple(rng.uniform(-1, 1, 3))
+            world.set_twists([model[name]['twist']], [name])
+        else:
+            name = names[rng.integers(len(names))]
+            model[name]['active'] = not model[name]['active']
+            world.set_active([name], model[name]['active'])
+        assert list(world.names) == list(model)
+        for k, (name, state) in enumerate(model.items()):
+            if state['pose'] is not None:
+                assert tuple(world.poses[k]) == state['pose']
+            assert tuple(world._twists[k]) == state['twist']
+            assert world.active[k] == (state['active'] and state['pose'] is not None)
+    assert count > 100 and len(model) > 40  # past three growths of 16, 32 and 64 rows

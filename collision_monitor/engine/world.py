@@ -324,11 +324,10 @@ class CollisionWorld:
     def __init__(self):
         self._bodies = []
         self._index = {}
-        self._poses = np.zeros((0, 3), FLOAT)
-        self._twists = np.zeros((0, 3), FLOAT)
-        self._accels = np.zeros((0, 3), FLOAT)
-        self._has_pose = np.zeros(0, np.bool_)
-        self._enabled = np.zeros(0, np.bool_)
+        # per-body state: views of the first N rows of `_stores` (see `_grow_rows`)
+        self._stores = (np.zeros((0, 3), FLOAT), np.zeros((0, 3), FLOAT),
+                        np.zeros((0, 3), FLOAT), np.zeros(0, np.bool_), np.zeros(0, np.bool_))
+        self._poses, self._twists, self._accels, self._has_pose, self._enabled = self._stores
         self._packed = False
         self._placed = False  # world vertices, boxes and centroids match poses and activity
         # candidates of the last predict while nothing moved since (-1: none), for detect
@@ -363,11 +362,7 @@ class CollisionWorld:
         self._bodies.append(body)
         self._index[name] = len(self._bodies) - 1
         self._names = None
-        self._poses = np.vstack([self._poses, np.zeros((1, 3))])
-        self._twists = np.vstack([self._twists, np.zeros((1, 3))])
-        self._accels = np.vstack([self._accels, np.zeros((1, 3))])
-        self._has_pose = np.append(self._has_pose, False)
-        self._enabled = np.append(self._enabled, True)
+        self._grow_rows()
         self._packed = False
         if pose is not None:
             self._poses[-1] = pose[0]
@@ -380,6 +375,22 @@ class CollisionWorld:
         self._bodies[self.index(name)] = _Body(name, footprint, body.static)
         self._packed = False
 
+    def _grow_rows(self):
+        """One more row of per-body state (pose, twist, acceleration zero; no pose yet;
+        active): the state arrays are views of stores whose capacity doubles when full, so
+        that registering N bodies copies O(N) rows, not O(N^2)."""
+        n = self._poses.shape[0]
+        if n == self._stores[0].shape[0]:
+            cap = max(16, 2 * n)
+            spare = (np.zeros((cap - n, *s.shape[1:]), s.dtype) for s in self._stores)
+            self._stores = tuple(np.concatenate([s[:n], z]) for s, z in zip(self._stores, spare))
+        (self._poses, self._twists, self._accels, self._has_pose,
+         self._enabled) = (s[:n + 1] for s in self._stores)
+        for rows in (self._poses, self._twists, self._accels):
+            rows[n] = 0.0
+        self._has_pose[n] = False
+        self._enabled[n] = True
+
     def remove_body(self, name):
         """Forget a body; the indices of the bodies after it shift down by one."""
         k = self.index(name)
@@ -389,6 +400,7 @@ class CollisionWorld:
         self._accels = np.delete(self._accels, k, axis=0)
         self._has_pose = np.delete(self._has_pose, k)
         self._enabled = np.delete(self._enabled, k)
+        self._stores = (self._poses, self._twists, self._accels, self._has_pose, self._enabled)
         self._index = {b.name: i for i, b in enumerate(self._bodies)}
         self._names = None
         self._packed = False

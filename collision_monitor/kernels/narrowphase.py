@@ -51,21 +51,30 @@ make every body near the disc a candidate: rectangles longer than about 5:1, and
 0.6 m x 0.4 m footprint with its origin 0.2 m behind its centre (fill 0.35)."""
 
 
-def box_fill(offsets, samples=32):
+def _turned_axes(samples):
+    """Rows (2 samples, 2): the x axis of the midpoint-rule yaws theta_k of [0, pi/2), then
+    their y axes, so that ``rows @ offsets.T`` holds the turned x, then y, coordinates."""
+    theta = (np.arange(samples) + 0.5) * (0.5 * np.pi / samples)
+    c, s = np.cos(theta), np.sin(theta)
+    return np.concatenate([np.column_stack([c, -s]), np.column_stack([s, c])])
+
+
+_TURNED_AXES = _turned_axes(32)
+
+
+def box_fill(offsets):
     """Mean over yaw of the area of the box of the footprint's vertices, over the area of
     its bounding disc's box, (2 rho)^2: in (0, 1) for any polygon.
 
     The box at yaw theta + pi/2 is the one at theta turned, so the mean is taken over
-    [0, pi/2) by the midpoint rule on `samples` yaws (a setup-time estimate for
-    `DISC_BOX_FILL`, not a bound).
+    [0, pi/2) by the midpoint rule on 32 yaws (a setup-time estimate for `DISC_BOX_FILL`,
+    not a bound), in one product and two reductions: about 16 us a footprint.
     """
-    theta = (np.arange(samples) + 0.5) * (0.5 * np.pi / samples)
-    c, s = np.cos(theta)[:, None], np.sin(theta)[:, None]
-    x = c * offsets[:, 0] - s * offsets[:, 1]
-    y = s * offsets[:, 0] + c * offsets[:, 1]
-    area = np.ptp(x, axis=1) * np.ptp(y, axis=1)
-    rho = np.max(np.hypot(offsets[:, 0], offsets[:, 1]))
-    return float(np.mean(area)) / (4.0 * rho * rho)
+    turned = _TURNED_AXES @ offsets.T
+    extent = turned.max(axis=1) - turned.min(axis=1)
+    half = _TURNED_AXES.shape[0] // 2
+    rho_squared = np.max(np.einsum('ij,ij->i', offsets, offsets))
+    return float(extent[:half] @ extent[half:]) / (half * 4.0 * rho_squared)
 
 
 @jit
