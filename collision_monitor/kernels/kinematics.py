@@ -72,19 +72,28 @@ def body_kinematics(b, motion, offsets, vstart, model, kin, row):
 
 
 @jit
+def turns(b, motion, model):
+    """Whether body b turns under the model: omega != 0, or alpha != 0 under constant
+    acceleration.  One that does not only translates: every vertex has its origin's
+    velocity and acceleration."""
+    _, twists, accels = motion
+    return twists[b, 2] != 0.0 or (model == MotionModel.CONSTANT_ACCELERATION
+                                   and accels[b, 2] != 0.0)
+
+
+@jit
 def move_as_one(i, j, motion, model):
     """Whether bodies i and j keep their relative placement under the model: neither turns
-    (omega = 0, and alpha = 0 under constant acceleration) and both translate alike (equal
-    velocities, and equal accelerations under constant acceleration).  Then every vertex of
-    one has the same path relative to the other as at t = 0 (two bodies at rest, a robot and
-    the cart it pushes), so a pair apart now stays apart."""
+    and both translate alike (equal velocities, and equal accelerations under constant
+    acceleration).  Then every vertex of one has the same path relative to the other as at
+    t = 0 (two bodies at rest, a robot and the cart it pushes), so a pair apart now stays
+    apart."""
     _, twists, accels = motion
-    if not (twists[i, 2] == 0.0 and twists[j, 2] == 0.0 and twists[i, 0] == twists[j, 0]
-            and twists[i, 1] == twists[j, 1]):
+    if (turns(i, motion, model) or turns(j, motion, model) or twists[i, 0] != twists[j, 0]
+            or twists[i, 1] != twists[j, 1]):
         return False
     return model == MotionModel.CONSTANT_VELOCITY or (
-        accels[i, 2] == 0.0 and accels[j, 2] == 0.0 and accels[i, 0] == accels[j, 0]
-        and accels[i, 1] == accels[j, 1])
+        accels[i, 0] == accels[j, 0] and accels[i, 1] == accels[j, 1])
 
 
 @jit
@@ -160,11 +169,11 @@ def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
     """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
     the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
 
-    A body that does not turn under the model (omega = 0, and alpha = 0 under constant
-    acceleration) translates: every vertex follows its origin's path, offset by a constant,
-    and its current box `aabb` (`narrowphase.place_bodies`) swept along that path holds
-    them all.  That is the tighter box for a long body (a shelf at rest keeps its own box,
-    not its bounding disc's).
+    A body that does not turn under the model (`turns`) translates: every vertex follows
+    its origin's path, offset by a constant, and its current box `aabb`
+    (`narrowphase.place_bodies`) swept along that path holds them all.  That is the
+    tighter box for a long body (a shelf at rest keeps its own box, not its bounding
+    disc's).
 
     The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
@@ -181,7 +190,7 @@ def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
         x, y = poses[b, 0], poses[b, 1]
         xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
         ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
-        if twists[b, 2] == 0.0 and (constant_velocity or accels[b, 2] == 0.0):
+        if not turns(b, motion, model):
             xlo += aabb[b, 0] - x
             ylo += aabb[b, 1] - y
             xhi += aabb[b, 2] - x

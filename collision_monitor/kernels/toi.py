@@ -65,7 +65,7 @@ from .constants import jit, jit_parallel, MotionModel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import cross, norm, pair_length_tolerance, point_on_segment
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
-from .kinematics import body_kinematics, move_as_one, reach, swept_boxes
+from .kinematics import body_kinematics, move_as_one, reach, swept_boxes, turns
 from .narrowphase import pair_tolerance, place_bodies
 from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
@@ -687,15 +687,6 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
 
 
 @jit
-def _turns(b, motion, model):
-    """Whether body b turns under the model: omega != 0, or alpha != 0 under constant
-    acceleration."""
-    _, twists, accels = motion
-    return twists[b, 2] != 0.0 or (model == MotionModel.CONSTANT_ACCELERATION
-                                   and accels[b, 2] != 0.0)
-
-
-@jit
 def beside_throughout(a, b, lo, hi, tol):
     """Whether polygon b stays beyond the line of one edge of polygon a over [lo, hi], a
     translating (all its vertices with one velocity and one acceleration: a body that does
@@ -809,9 +800,9 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
                     # moving as one, or a line beside a body that does not turn: apart
                     # throughout
                     if not (move_as_one(i, j, motion, model)
-                            or (not _turns(i, motion, model)
+                            or (not turns(i, motion, model)
                                 and beside_throughout(a, b, start, horizon, tol))
-                            or (not _turns(j, motion, model)
+                            or (not turns(j, motion, model)
                                 and beside_throughout(b, a, start, horizon, tol))):
                         t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
                             a, b, start, horizon, tol, entry[slot], True)
