@@ -50,9 +50,9 @@ each a quartic clipped by `polyroots.clip_step`, narrow or empty the search wind
 bodies' growing reach circles (`circles_meet_time`), each vertex's entry into the other
 polygon's growing disc (`_entry_times`, which also orders the search), and per vertex-edge
 pair the band of the edge's line and the edge's slab (`_event_window`).  Every event found
-shortens the window of the rest.  Before that exhaustive search, a separating line usually
-leaves only a few vertex-edge pairs that can meet (`_line_certificate`): one clipped quartic
-per vertex shows the rest stay apart.
+shortens the window of the rest.  Before that exhaustive search, on pairs of more than
+eight vertices, a separating line usually leaves only a few vertex-edge pairs that can meet
+(`_line_certificate`): one clipped quartic per vertex shows the rest stay apart.
 """
 
 from typing import NamedTuple
@@ -75,6 +75,15 @@ CLIP_ROUNDS = 4
 
 CERTIFICATE_ROUNDS = 2
 """Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
+
+CERTIFICATE_VERTICES = 9
+"""Fewest vertices of a pair (both polygons together) for which `first_contact_kernel` tries
+`_line_certificate` first.  Its cost is mostly fixed (the facing lines, the edges' length
+bounds, a quartic per vertex), the exhaustive search's grows with n m: measured on the
+pairs of a look-ahead that meet, per pair, the certificate first against the search alone,
+triangles 1.52 against 1.41 us, squares 1.60 against 1.50, pentagons 1.55 against 1.78,
+octagons 1.87 against 2.58; a robot (0.9 m x 0.6 m) closing on a shelf's end (6 m x
+0.8 m) 1.95 against 1.22."""
 
 
 @jit
@@ -549,7 +558,8 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     inf and the rest meaningless when nothing happens within the horizon.
 
     A separating line usually confines the search to a few vertex-edge pairs
-    (`_line_certificate`); where it cannot, every pair is searched (`_searched_first_event`).
+    (`_line_certificate`, tried from `CERTIFICATE_VERTICES` vertices on); where it cannot,
+    every pair is searched (`_searched_first_event`).
     `entry` is (2, M) scratch, M >= n, m.  `rigid`: both polygons' vertices move as the
     rigid-body model has them (`kinematics.body_kinematics`), which lets the certificate
     bound every edge from one; False checks each edge and vertex.
@@ -558,8 +568,10 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     pb, vb, ab, orient_b = b
     n = pa.shape[0]
     m = pb.shape[0]
-    certified, t, side, vertex, edge, along = _line_certificate(a, b, start, horizon, tol,
-                                                                entry[0], rigid)
+    certified = False
+    if n + m >= CERTIFICATE_VERTICES:
+        certified, t, side, vertex, edge, along = _line_certificate(a, b, start, horizon, tol,
+                                                                    entry[0], rigid)
     if not certified:
         t, side, vertex, edge, along = _searched_first_event(a, b, start, horizon, tol, entry)
     if side < 0:
