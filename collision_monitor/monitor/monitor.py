@@ -364,10 +364,13 @@ class Monitor:
         report.stale = (np.flatnonzero(self._seen & ~self._fresh & ~self.static).tolist()
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
-        pairs, ignored, predicted = predictions.pairs.tolist(), self._ignored, {}
-        for c in np.flatnonzero(predictions.time > 0.0).tolist():  # touching now: time 0
-            pair = tuple(pairs[c])
-            if pair not in ignored:
+        # rows in Python: a tick predicts a few pairs, and after a pause between messages
+        # each numpy call costs more than the loop (26 us against 5 measured)
+        ignored, predicted = self._ignored, {}
+        for c, (pair, t) in enumerate(zip(predictions.pairs.tolist(),
+                                          predictions.time.tolist())):
+            pair = tuple(pair)
+            if t > 0.0 and pair not in ignored:  # touching now: time 0
                 predicted[pair] = c
         report.warnings = self._debounce(predicted, predictions)
         return report
