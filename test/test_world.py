@@ -789,6 +789,12 @@ def test_motion_models_by_member_or_name():
     for bad in ('Constant_velocity', 'linear', 1):
         with pytest.raises(ValueError, match='predictor must be one of'):
             world.predict(5.0, bad)
+        # the default is checked when set, and a refused value leaves it as it was
+        with pytest.raises(ValueError, match='predictor must be one of'):
+            world.predictor = bad
+        assert world.predictor == 'constant_acceleration'
+    world.predictor = MotionModel.CONSTANT_VELOCITY
+    assert world.predict(5.0).time == pytest.approx([2.0])
 
 
 # --- the engine: swept broad phase and look-back -----------------------------------------------

@@ -298,7 +298,8 @@ class CollisionWorld:
     Attributes
     ----------
     predictor : MotionModel or {'constant_acceleration', 'constant_velocity'}
-        Default motion model of `predict` and `step`, and of the look-back of `detect`.
+        Default motion model of `predict` and `step`, and of the look-back of `detect`
+        (ValueError when set to anything else).
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
         every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
@@ -341,6 +342,18 @@ class CollisionWorld:
         self._state_prev = Motion(*(np.zeros((0, 3), FLOAT) for _ in range(3)))  # its state
         self.predictor = 'constant_acceleration'
         self.threads = None
+
+    @property
+    def predictor(self):
+        """The default motion model, as it was set (see Attributes)."""
+        return self._predictor
+
+    @predictor.setter
+    def predictor(self, value):
+        # parsed once here, not on every tick: after a pause between ticks each Python call
+        # costs microseconds
+        self._default_model = MotionModel.parse(value)
+        self._predictor = value
 
     # registration --------------------------------------------------------------------------
     def add_body(self, name, footprint, *, static=False, pose=None):
@@ -774,7 +787,7 @@ class CollisionWorld:
 
     def _model(self, predictor):
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
-        return MotionModel.parse(self.predictor if predictor is None else predictor)
+        return self._default_model if predictor is None else MotionModel.parse(predictor)
 
     def _search(self, model, horizon):
         """`first_contacts` over predict's swept candidates, packed; returns how many meet."""

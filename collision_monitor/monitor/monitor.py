@@ -73,12 +73,16 @@ def quaternion_defect(qx, qy, qz, qw):
     return None
 
 
+_NO_CONTACTS = Contacts.none()
+"""The contacts of a report before `Monitor.detect` (one shared, read-only instance)."""
+
+
 @dataclass
 class TickReport:
     """What one tick found; body indices refer to `Monitor.names`."""
 
     stamp: float
-    contacts: Contacts = field(default_factory=Contacts.none)  # the pairs not ignored
+    contacts: Contacts = _NO_CONTACTS  # the pairs not ignored (`Monitor.detect` sets them)
     warnings: list = field(default_factory=list)   # (i, j, FirstContact)
     stale: list = field(default_factory=list)      # body indices
     refused: list = field(default_factory=list)    # (body index, reason) refused this tick
