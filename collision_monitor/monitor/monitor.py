@@ -73,7 +73,7 @@ def quaternion_defect(qx, qy, qz, qw):
     return None
 
 
-_NO_CONTACTS = Contacts.none()
+_NO_CONTACTS_YET = Contacts.none()
 """The contacts of a report before `Monitor.detect` (one shared, read-only instance)."""
 
 
@@ -82,7 +82,7 @@ class TickReport:
     """What one tick found; body indices refer to `Monitor.names`."""
 
     stamp: float
-    contacts: Contacts = _NO_CONTACTS  # the pairs not ignored (`Monitor.detect` sets them)
+    contacts: Contacts = _NO_CONTACTS_YET  # the pairs not ignored (`Monitor.detect` sets them)
     warnings: list = field(default_factory=list)   # (i, j, FirstContact)
     stale: list = field(default_factory=list)      # body indices
     refused: list = field(default_factory=list)    # (body index, reason) refused this tick
@@ -369,13 +369,14 @@ class Monitor:
                         if n_stale else [])
         predictions = self.world.predict(cfg.horizon)
         # rows in Python: a tick predicts a few pairs, and after a pause between messages
-        # each numpy call costs more than the loop (26 us against 5 measured)
+        # the numpy calls cost more than the loop (measured: 31 us against 9)
         ignored, predicted = self._ignored, {}
         for c, (pair, t) in enumerate(zip(predictions.pairs.tolist(),
                                           predictions.time.tolist())):
-            pair = tuple(pair)
-            if t > 0.0 and pair not in ignored:  # touching now: time 0
-                predicted[pair] = c
+            if t > 0.0:  # touching now: time 0
+                pair = tuple(pair)
+                if pair not in ignored:
+                    predicted[pair] = c
         report.warnings = self._debounce(predicted, predictions)
         return report
 
