@@ -15,11 +15,12 @@
 
 N bodies come from one bulk PoseArray source at 47 Hz (the node ticks at 50 Hz); four pairs of
 them close in and part again in turn, so that every tick warns of a collision (`_move`).
-Latency is the time from publishing a PoseArray to the node publishing the first warnings
-message after it: the source timestamp its DDS writer gives the sample as it is published
-(both clocks are this machine's wall clock; the message's header stamp is the tick's time,
-when the node took the poses), so it includes the wait for the node's next tick (up to one
-period at `tick_rate`) unless `tick_on_source` ticks on arrival.
+Latency is the time from publishing a PoseArray (the driver reads its clock once the poses
+are computed, stamps the message with it and publishes) to the node publishing the first
+warnings message after it: the source timestamp its DDS writer gives the sample as it is
+published (both clocks are this machine's wall clock; that message's header stamp is the
+tick's time, when the node took the poses), so it includes the wait for the node's next tick
+(up to one period at `tick_rate`) unless `tick_on_source` ticks on arrival.
 
 The driver publishes the message's serialized bytes, the moving poses and the stamp
 written into them in place, as a C++ fleet manager's publish costs next to nothing: rclpy's
@@ -119,17 +120,22 @@ CLOSING_PAIRS = 4
 """Pairs of bodies that close in on each other and part again, a quarter period apart."""
 
 
-def _move(data, poses, t, stamp_ns):
+def _move(poses, t):
     """Bodies 2k and 2k + 1 (k < `CLOSING_PAIRS`), 5 m apart from the next pair, oscillate
     along x: 0.6 m + 0.45 m sin(1.5 t + k pi / 2) between them (up to 0.68 m/s and
     1.0 m/s^2), each pair a quarter period after the one before, so that every tick at least
-    one pair meets within the 2 s horizon (a warning) and none ever touches; the stamp
-    (int32 sec, uint32 nanosec after the 4-byte encapsulation header) set."""
+    one pair meets within the 2 s horizon (a warning) and none ever touches."""
     for k in range(CLOSING_PAIRS):
         y = -5.0 * (k + 1)
         poses[2 * k, :2] = 0.0, y
         poses[2 * k + 1, :2] = 1.2 + 0.45 * math.sin(1.5 * t + 0.5 * math.pi * k), y
+
+
+def _stamped(data, stamp_ns):
+    """The message's bytes with its header stamp set (int32 sec, uint32 nanosec after the
+    4-byte encapsulation header): what is published."""
     struct.pack_into('<iI', data, 4, stamp_ns // 10**9, stamp_ns % 10**9)
+    return bytes(data)
 
 
 GAPS = (1e-4, 1e-3, 2e-3, 5e-3)
@@ -189,11 +195,11 @@ def callback_breakdown(n_bodies, domain, idle=1.0 / 47.0, calls=400, gaps=GAPS):
             for k in range(calls):
                 if gap:
                     time.sleep(gap)
-                stamp = node.get_clock().now().nanoseconds
-                _move(data, poses, stamp * 1e-9, stamp)  # moving as fast as in `measure`
+                _move(poses, time.time())  # moving as fast as in `measure`
+                message = _stamped(data, node.get_clock().now().nanoseconds)
                 timing.clear()
                 t0 = time.perf_counter()
-                callback(bytes(data))
+                callback(message)
                 timing['callback'] = time.perf_counter() - t0
                 samples.append(dict(timing))
             rows[gap] = {part: np.median([s[part] for s in samples]) * 1e6
@@ -258,11 +264,11 @@ def measure(n_bodies, rate=50.0, seconds=10.0, domain=70, publish_rate=47.0,
         now = time.monotonic()
         if now >= next_pub:
             t = now - start
-            stamp = node.get_clock().now().nanoseconds
-            _move(data, poses, t, stamp)
+            _move(poses, t)
+            stamp = node.get_clock().now().nanoseconds  # publication begins
+            pub.publish(_stamped(data, stamp))
             if t > warm:
                 published.append(stamp * 1e-9)
-            pub.publish(bytes(data))
             next_pub += 1.0 / publish_rate
         rclpy.spin_once(node, timeout_sec=max(0.0, next_pub - time.monotonic()))
     end = time.monotonic() + 0.2
