@@ -132,6 +132,34 @@ def test_a_window_cutting_a_wrapped_ring_fits_exactly_its_samples(count, inside,
         assert accel[c] == pytest.approx(2.0 * half_a, rel=1e-7, abs=1e-7)
 
 
+@given(st.integers(1, 3 * HISTORY), st.integers(1, 3 * HISTORY), st.integers(0, 2**32 - 1))
+def test_a_body_is_at_rest_only_when_every_sample_repeats_its_pose(count, repeats, seed):
+    """Noisy samples whose `repeats` newest repeat one pose exactly (a parked robot
+    republished): while the ring holds an older, different pose the estimate is still
+    np.polyfit's quadratic (a line through two samples); once every held sample repeats it,
+    the body rests at that pose."""
+    rng = np.random.default_rng(seed)
+    times = np.cumsum(rng.uniform(0.01, 0.03, count))
+    path = rng.normal(0.0, 1.0, (count, 3)) * [1.0, 1.0, 0.1]
+    path[-min(repeats, count):] = path[-1]
+    _, pose, twist, accel = fitted([(t, *row) for t, row in zip(times, path)], times[-1],
+                                   window=10.0)
+    held = min(count, HISTORY)
+    if repeats >= held:
+        assert list(pose[:2]) == list(path[-1, :2]) and abs(pose[2] - path[-1, 2]) < 1e-15
+        assert list(twist) == list(accel) == [0.0, 0.0, 0.0]
+        return
+    tau = times[-held:] - times[-1]
+    degree = min(held - 1, 2)
+    for c in range(3):
+        coefficients = np.polyfit(tau, path[-held:, c] - path[-1, c], degree)
+        v = coefficients[-2]
+        a = 2.0 * coefficients[0] if degree == 2 else 0.0
+        assert twist[c] == pytest.approx(v, rel=1e-7, abs=1e-7)
+        assert accel[c] == pytest.approx(a, rel=1e-7, abs=1e-7)
+    assert any(twist) or any(accel)
+
+
 def test_stale_bodies_are_left_as_they_were():
     fresh, pose, twist, accel = fitted([(0.0, 1.0, 0.0, 0.0), (0.1, 1.1, 0.0, 0.0)], 0.75,
                                        window=1.0, max_age=0.5)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .constants import FLOAT, jit
+from .constants import FLOAT, jit, jit_inline
 from .geometry2d.validation import rows_finite_extent
 
 HISTORY = 16
@@ -54,25 +54,38 @@ def yaw_from_quaternion(qx, qy, qz, qw):
     return np.arctan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
 
 
-@jit
-def push_pose(history, b, t, x, y, yaw):
-    """Append a pose of body b to its `PoseHistory` ring; return False (and change nothing)
-    unless t is the newest."""
-    hist, count, head, _, _ = history
+@jit_inline
+def _append(hist, count, head, still, b, t, x, y, yaw):
+    """`push_pose` on the history's arrays: inlined where a loop appends many poses."""
     k = hist.shape[1]
+    repeated = 1
+    h = 0
     if count[b] > 0:
-        last = hist[b, head[b]]
-        if not t > last[0]:
+        last = head[b]
+        if not t > hist[b, last, 0]:
             return False
-        yaw = last[3] + wrap_angle(yaw - last[3])
-    h = (head[b] + 1) % k if count[b] > 0 else 0
+        last_yaw = hist[b, last, 3]
+        yaw = last_yaw + wrap_angle(yaw - last_yaw)
+        if x == hist[b, last, 1] and y == hist[b, last, 2] and yaw == last_yaw:
+            repeated = min(still[b] + 1, k)
+        h = (last + 1) % k
     hist[b, h, 0] = t
     hist[b, h, 1] = x
     hist[b, h, 2] = y
     hist[b, h, 3] = yaw
     head[b] = h
     count[b] = min(count[b] + 1, k)
+    still[b] = repeated
     return True
+
+
+@jit
+def push_pose(history, b, t, x, y, yaw):
+    """Append a pose of body b to its `PoseHistory` ring, counting in `still` the newest
+    samples that repeat it exactly; return False (and change nothing) unless t is the
+    newest."""
+    hist, count, head, still, _, _ = history
+    return _append(hist, count, head, still, b, t, x, y, yaw)
 
 
 # codes of `push_bulk`, one per pose
@@ -93,6 +106,7 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
     `max_coordinate`, a stamp not newer than the body's last).  Returns the number of rows
     refused.
     """
+    hist, count, head, still, _, _ = history
     refused = 0
     for k in range(bodies.shape[0]):
         x, y, qx, qy, qz, qw = (poses[k, 0], poses[k, 1], poses[k, 3], poses[k, 4],
@@ -106,7 +120,7 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
             code = BULK_OUT_OF_RANGE
         else:
             yaw = yaw_from_quaternion(qx, qy, qz, qw)
-            code = (BULK_ACCEPTED if push_pose(history, bodies[k], t, x, y, yaw)
+            code = (BULK_ACCEPTED if _append(hist, count, head, still, bodies[k], t, x, y, yaw)
                     else BULK_OUT_OF_ORDER)
         codes[k] = code
         refused += code != BULK_ACCEPTED
@@ -171,12 +185,14 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
     are those of the least-squares quadratic in time through the samples within `window`
     seconds of the newest (`_fit_weights`: two samples give their velocity and no
     acceleration; one, or normal equations that underflow float64, rest), unless the history
-    holds a measured twist; the pose is the newest sample carried on to `now` by them.  The
+    holds a measured twist; the pose is the newest sample carried on to `now` by them.  A
+    body whose every sample holds one pose (`still`) is at rest there: the fit's answer,
+    exactly, without the fit (parked robots and shelves republished as they are).  The
     weights depend on the ring rows' stamps alone: bodies stamped alike in the same rows (one
     bulk message's) share them, made once for a run of such bodies.  Rows are read in ring
     order, not newest first: the sums' order does not matter and the loops stay straight.
     """
-    hist, count, head, measured, measured_twist = history
+    hist, count, head, still, measured, measured_twist = history
     poses, twists, accels = motion
     k = hist.shape[1]
     weights = np.zeros((2, k))
@@ -193,6 +209,13 @@ def estimate_motion(history, now, window, max_age, fresh, motion):
         if age > max_age:
             continue
         fresh[b] = True
+        if still[b] >= n and not measured[b]:  # every sample the same pose: at rest
+            poses[b, 0] = hist[b, h, 1]
+            poses[b, 1] = hist[b, h, 2]
+            poses[b, 2] = wrap_angle(hist[b, h, 3])
+            for c in range(3):
+                twists[b, c] = accels[b, c] = 0.0
+            continue
         same = n == fitted
         if same:
             for r in range(n):  # no early exit: straight, and mostly all equal
@@ -240,6 +263,7 @@ class PoseHistory(NamedTuple):
     hist: np.ndarray            # (N, HISTORY, 4) rows t, x, y, yaw (yaw unwrapped)
     count: np.ndarray           # (N,) intp samples held
     head: np.ndarray            # (N,) intp row of the newest sample
+    still: np.ndarray           # (N,) intp newest samples of one pose, up to HISTORY
     measured: np.ndarray        # (N,) bool: the twist is measured (nav_msgs/Odometry)
     measured_twist: np.ndarray  # (N, 3) vx, vy, omega
 
@@ -247,8 +271,8 @@ class PoseHistory(NamedTuple):
     def empty(cls, n_bodies):
         """Histories of n_bodies bodies with no sample yet."""
         return cls(np.zeros((n_bodies, HISTORY, 4), FLOAT), np.zeros(n_bodies, np.intp),
-                   np.zeros(n_bodies, np.intp), np.zeros(n_bodies, np.bool_),
-                   np.zeros((n_bodies, 3), FLOAT))
+                   np.zeros(n_bodies, np.intp), np.zeros(n_bodies, np.intp),
+                   np.zeros(n_bodies, np.bool_), np.zeros((n_bodies, 3), FLOAT))
 
     def clear(self, b=None):
         """Forget the history of body b, or of every body (a clock jump)."""
