@@ -586,10 +586,11 @@ def report(det, variants, warehouse, look, continuous, bound, compiles, start_ti
     lines += [f'| {n} | {mode} | {p50:.2f} | {p99:.2f} | {over:.2%} | {count} | {warned:.0%} |'
               for n, mode, p50, p99, over, count, warned in latency]
     lines += ['', 'The echo node is the floor of this measure: an rclpy node that answers each '
-              'PoseArray with an empty warnings message (DDS transport and '
-              "rclpy's executor, the one the node runs: nothing of ours). The driver "
-              "publishes serialized bytes with the poses written in place (a C++ publisher's "
-              "cost): rclpy's conversion of "
+              'PoseArray with an empty warnings message, published as serialized bytes as '
+              "the node publishes its own (DDS transport and rclpy's executor, the one the "
+              'node runs: nothing of ours). The driver computes the poses, then reads its '
+              'clock, writes the stamp and publishes serialized bytes with the poses written '
+              "in place (a C++ publisher's cost): rclpy's conversion of "
               'a 1,000-pose message from Python objects alone takes 1.3 ms.', '',
               "Where the node's time goes (`benchmarks.latency.callback_breakdown`): the node "
               "built in the benchmark's process, its PoseArray callback called directly with "

@@ -45,7 +45,9 @@ from collision_monitor.tools.launcher import (confine_dds, node_environment, sta
 
 def echo(domain):
     """The floor of the measure: an rclpy node that answers each PoseArray (raw) with an empty
-    warnings message stamped on arrival, and nothing else."""
+    warnings message stamped on arrival, and nothing else.  The answer is published as
+    serialized bytes, as the node publishes its own messages: building and converting a
+    message object would add about 0.1 ms here that the node does not spend."""
     confine_dds(domain)
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -56,10 +58,11 @@ def echo(domain):
     node = rclpy.create_node('latency_echo')
     pub = node.create_publisher(DiagnosticArray, '/collision_monitor/warnings', 10)
 
+    from rclpy.serialization import serialize_message
+    empty = bytearray(serialize_message(DiagnosticArray()))
+
     def answer(_):
-        msg = DiagnosticArray()
-        msg.header.stamp = node.get_clock().now().to_msg()
-        pub.publish(msg)
+        pub.publish(_stamped(empty, node.get_clock().now().nanoseconds))
     node.create_subscription(PoseArray, '/lat/poses', answer, qos_profile_sensor_data,
                              raw=True)
     ready = node.create_publisher(
