@@ -98,6 +98,21 @@ def test_a_measured_twist_replaces_the_fitted_velocity_only():
     assert np.allclose(motion.poses[1], newest + (measured + 0.05 * a) * 0.1)
 
 
+def test_a_measured_twist_moves_a_body_whose_samples_repeat_one_pose():
+    """Odometry's twist on a body whose pose source repeats one pose: the body moves at the
+    measured velocity from that pose, with no acceleration (the samples' fit gives none)."""
+    history = PoseHistory.empty(2)
+    for t in np.arange(0.0, 0.21, 0.05):
+        assert push_pose(history, 1, t, 1.0, 2.0, 0.5)
+    measured = np.array([0.3, -0.7, 1.1])
+    history.measured[1], history.measured_twist[1] = True, measured
+    motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
+    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion)
+    assert list(motion.accels[1]) == [0.0, 0.0, 0.0]
+    assert np.allclose(motion.twists[1], measured)
+    assert np.allclose(motion.poses[1], np.array([1.0, 2.0, 0.5]) + 0.1 * measured)
+
+
 def test_samples_too_close_for_float64_give_rest():
     """Stamps 1e-110 s apart: the normal equations' sums of tau^4 underflow, so the fit is
     singular; the body is fresh, at its newest pose, at rest (no nan)."""
@@ -158,6 +173,29 @@ def test_a_body_is_at_rest_only_when_every_sample_repeats_its_pose(count, repeat
         assert twist[c] == pytest.approx(v, rel=1e-7, abs=1e-7)
         assert accel[c] == pytest.approx(a, rel=1e-7, abs=1e-7)
     assert any(twist) or any(accel)
+
+
+def test_still_counts_the_newest_samples_of_one_pose_up_to_the_ring():
+    history = PoseHistory.empty(1)
+    poses = [(0.0, 0.0, 0.0)] * 3 + [(1.0, 0.0, 0.0)] + [(1.0, 0.0, 0.0)] * (HISTORY + 2)
+    counts = []
+    for k, pose in enumerate(poses):
+        assert push_pose(history, 0, 0.1 * k, *pose)
+        counts.append(int(history.still[0]))
+    assert counts == [1, 2, 3, 1] + list(range(2, HISTORY + 1)) + [HISTORY] * 3
+
+
+@pytest.mark.parametrize('moved', range(3))
+def test_a_coordinate_stepping_onto_another_ones_value_is_motion(moved):
+    """Each coordinate in turn steps by 0.5 in 0.1 s onto the value another coordinate
+    holds (x onto y, y onto yaw, yaw onto x): the two samples give that velocity, not rest."""
+    before = np.array([0.0, 0.5, 1.0])
+    after = before.copy()
+    after[moved] = before[(moved + 1) % 3]
+    _, _, twist, _ = fitted([(0.0, *before), (0.1, *after)], 0.1, window=1.0)
+    expected = np.zeros(3)
+    expected[moved] = (after[moved] - before[moved]) / 0.1
+    assert twist == pytest.approx(expected)
 
 
 def test_stale_bodies_are_left_as_they_were():
