@@ -54,11 +54,10 @@ def echo(domain):
     from geometry_msgs.msg import PoseArray
     from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                            ReliabilityPolicy)
+    from rclpy.serialization import serialize_message
     rclpy.init()
     node = rclpy.create_node('latency_echo')
     pub = node.create_publisher(DiagnosticArray, '/collision_monitor/warnings', 10)
-
-    from rclpy.serialization import serialize_message
     empty = bytearray(serialize_message(DiagnosticArray()))
 
     def answer(_):
