@@ -135,6 +135,26 @@ def test_a_long_body_that_does_not_turn_sweeps_its_own_box(static):
     assert ymax - ymin < np.hypot(3.0, 0.4)  # half the disc box
 
 
+@pytest.mark.parametrize('accel, model, rests', [
+    ((0.0, 0.0, 0.0), 'constant_acceleration', True),
+    ((0.5, 0.0, 0.0), 'constant_velocity', True),   # the model holds the velocity: zero
+    ((0.5, 0.0, 0.0), 'constant_acceleration', False),
+    ((0.0, 0.0, 0.2), 'constant_acceleration', False),  # starting to turn
+])
+def test_a_body_at_rest_under_the_model_sweeps_its_current_box(accel, model, rests):
+    """Zero twist (and zero acceleration under constant acceleration): the swept box is the
+    current box, bit for bit; any motion of the model widens it beyond that box."""
+    world = CollisionWorld()
+    world.add_body('quad', QUAD, pose=(3.0, -2.0, 0.7))
+    world.set_accelerations([accel], ['quad'])
+    world.predict(2.0, model)
+    current = world._aabb[0].copy()
+    if rests:
+        assert world._swept[0].tolist() == current.tolist()
+    else:
+        assert world._swept[0, 0] < current[0] or world._swept[0, 2] > current[2]
+
+
 @pytest.mark.parametrize('model', list(MotionModel))
 @pytest.mark.parametrize('horizon', [0.05, 1.0, 5.0])
 def test_the_reach_holds_every_vertex_path_of_the_model(model, horizon):

@@ -172,8 +172,9 @@ def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
     A body that does not turn under the model (`turns`) translates: every vertex follows
     its origin's path, offset by a constant, and its current box `aabb`
     (`narrowphase.place_bodies`) swept along that path holds them all.  That is the
-    tighter box for a long body (a shelf at rest keeps its own box, not its bounding
-    disc's).
+    tighter box for a long body.  A body at rest under the model (twist zero, and
+    acceleration zero under constant acceleration: a shelf, a parked cart) keeps its
+    current box as it is.
 
     The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
@@ -187,6 +188,11 @@ def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
         constant_velocity = model == MotionModel.CONSTANT_VELOCITY
         ax = 0.0 if constant_velocity else accels[b, 0]
         ay = 0.0 if constant_velocity else accels[b, 1]
+        if (twists[b, 0] == 0.0 and twists[b, 1] == 0.0 and ax == 0.0 and ay == 0.0
+                and not turns(b, motion, model)):
+            for k in range(4):
+                swept[b, k] = aabb[b, k]
+            continue
         x, y = poses[b, 0], poses[b, 1]
         xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
         ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
