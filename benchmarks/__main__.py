@@ -202,9 +202,10 @@ def meeting_pairs_alone(world, repeats):
     from collision_monitor.kernels.toi import first_contacts
     predicted = world.predict(2.0, 'constant_acceleration')
     pairs = np.ascontiguousarray(predicted.pairs[predicted.time > 0.0])
-    args = (pairs, pairs.shape[0], world._motion, world._packed_bodies,
-            (world._aabb, world._swept), int(MotionModel.CONSTANT_ACCELERATION), 2.0,
-            world._scratch, world._entry, world._found)
+    args = ((pairs, np.zeros(pairs.shape[0], np.bool_)), pairs.shape[0], world._motion,
+            world._packed_bodies, (world._aabb, world._swept),
+            int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._scratch, world._entry,
+            world._found)
     first_contacts(*args)
     ts = []
     for _ in range(repeats):

@@ -32,7 +32,7 @@ from ..kernels.motion import write_motion, write_poses
 from ..kernels.narrowphase import (box_fill, DISC_BOX_FILL, narrow_phase_slots, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
-from ..kernels.toi import first_contacts, FirstContact, pack_predictions, place_and_predict
+from ..kernels.toi import FirstContact, place_and_predict, search_pairs
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -239,6 +239,9 @@ _NO_CONTACTS = ContactRows(*_read_only(np.zeros((0, 2), INDEX), np.zeros(0, np.i
 _NO_PREDICTIONS = PredictionRows(*_read_only(
     np.zeros((0, 2), INDEX), np.zeros(0, FLOAT), np.zeros(0, INDEX), np.zeros(0, INDEX),
     np.zeros(0, INDEX), np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT)))
+_NO_PAIRS = np.zeros((0, 2), INDEX)
+"""No pairs (writable, as the contact rows it stands for: one kernel signature): a search
+knowing no contact."""
 # the memory of no stamped tick (writable, as every memory is: one kernel signature)
 _NO_HISTORY = (np.nan, np.zeros(0, np.int64), np.zeros(0, FLOAT), np.zeros(0, np.bool_))
 _NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT),
@@ -749,57 +752,77 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        if not horizon > 0.0 or not math.isfinite(horizon):
-            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        model = self._model(predictor)
-        self._pack()
-        active = self.active
-        cache = self._swept_near
-        sweep_threads = self._parallel(len(self._bodies))
-        if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
-            search_here = self._threads_for(cache.count * self._scratch.shape[3]) == sweep_threads
-            n_pairs, k = place_and_predict(
-                self._motion_args, active, self._bodies_args, (*self._placement, self._placed),
-                (self._swept, self._movable, cache.kept()), int(model), float(horizon),
-                search_here, (self._scratch, self._entry, self._found), self._p_args)
-            self._placed = True
-            cache.settle(n_pairs)
-            if n_pairs >= 0:
-                self._swept_count = n_pairs
-                return self._packed_predictions(k if k >= 0 else self._search(model, horizon))
-        else:
-            self._place(active)
-            swept_boxes(self._motion, active, self._radius, self._aabb, int(model),
-                        float(horizon), self._swept)
-        _, self._swept_count = self._broad_phase(cache, self._swept, active)
-        return self._packed_predictions(self._search(model, horizon))
+        model = self._look_ahead(horizon, predictor)
+        return self._packed_predictions(self._predict(model, horizon, True))
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
 
         The swept boxes of `predict` hold the bodies' current boxes, so their candidate pairs
-        serve the narrow phase of a `detect` that follows with nothing moved (its
-        bounding-circle test drops the far ones first): the same contacts, one grid fewer.
-        A caller with a use for the predictions before the contacts calls the two in turn.
+        serve the narrow phase of `detect` (its bounding-circle test drops the far ones
+        first): the same contacts, one grid fewer.  The contacts come first, and the search
+        for first contacts takes the pairs they list as touching now without testing them
+        again.  A caller with a use for the predictions before the contacts calls `predict`
+        and `detect` in turn.
         """
-        predictions = self.predict(horizon, predictor)
-        return self.detect(stamp), predictions
+        model = self._look_ahead(horizon, predictor)
+        self._predict(model, horizon, False)
+        contacts = self.detect(stamp)
+        known = self._buffers[0].rows.pairs[:len(contacts)] if len(contacts) else _NO_PAIRS
+        return contacts, self._packed_predictions(self._search(model, horizon, known))
+
+    def _look_ahead(self, horizon, predictor):
+        """The `MotionModel` of a look-ahead of `horizon` s; ValueError for a bad horizon."""
+        if not horizon > 0.0 or not math.isfinite(horizon):
+            raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
+        return self._model(predictor)
+
+    def _predict(self, model, horizon, search):
+        """predict's swept candidates and, with `search`, their first contacts: returns how
+        many meet (`pack_predictions`), or -1 without the search."""
+        self._pack()
+        active = self.active
+        cache = self._swept_near
+        sweep_threads = self._parallel(len(self._bodies))
+        if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
+            search_here = search and (self._threads_for(cache.count * self._scratch.shape[3])
+                                      == sweep_threads)
+            n_pairs, k = place_and_predict(
+                self._motion_args, active, self._bodies_args, (*self._placement, self._placed),
+                (self._swept, self._movable, cache.kept()), int(model), float(horizon),
+                search_here, self._search_args(), self._p_args)
+            self._placed = True
+            cache.settle(n_pairs)
+            if n_pairs >= 0:
+                self._swept_count = n_pairs
+                if k >= 0 or not search:
+                    return k
+                return self._search(model, horizon, _NO_PAIRS)
+        else:
+            self._place(active)
+            swept_boxes(self._motion, active, self._radius, self._aabb, int(model),
+                        float(horizon), self._swept)
+        _, self._swept_count = self._broad_phase(cache, self._swept, active)
+        return self._search(model, horizon, _NO_PAIRS) if search else -1
 
     def _model(self, predictor):
         """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
         return self._default_model if predictor is None else MotionModel.parse(predictor)
 
-    def _search(self, model, horizon):
-        """`first_contacts` over predict's swept candidates, packed; returns how many meet."""
+    def _search_args(self):
+        """`toi.search_pairs`' ``(scratch, entry, touching, found)``."""
+        return self._scratch, self._entry, self._touching, self._found
+
+    def _search(self, model, horizon, known):
+        """`search_pairs` over predict's swept candidates, `known` the contacts among them
+        (`_NO_PAIRS` for none known); returns how many meet."""
         n_pairs = self._swept_count
         if not n_pairs:
             return 0
         self._parallel(n_pairs * self._scratch.shape[3])
-        first_contacts(self._swept_near.pairs, n_pairs, self._motion, self._packed_bodies,
-                       (self._aabb, self._swept), int(model), float(horizon), self._scratch,
-                       self._entry, self._found)
-        return pack_predictions(self._swept_near.pairs, n_pairs, float(horizon), self._found,
-                                self._p_out)
+        return search_pairs(self._swept_near.pairs, n_pairs, known, self._motion_args,
+                            self._bodies_args, (self._aabb, self._swept), int(model),
+                            float(horizon), self._search_args(), self._p_args)
 
     def _packed_predictions(self, k):
         """`Predictions` of the first k rows `pack_predictions` wrote."""
@@ -1002,6 +1025,7 @@ class CollisionWorld:
         self._buffers = [_ContactBuffers(cap, features), None]
         self._slot_fstart = np.zeros(cap + numba.config.NUMBA_NUM_THREADS, INDEX)
         self._found = np.zeros((cap, 8), FLOAT)
+        self._touching = np.zeros(cap, np.bool_)
         self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
                                      np.zeros(cap, INDEX), np.zeros(cap, INDEX),
                                      np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),

@@ -749,18 +749,21 @@ def beside_throughout(a, b, lo, hi, tol):
 
 
 @jit_parallel
-def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratch, entry, found):
+def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, scratch, entry,
+                   found):
     """First contact of every candidate pair within the horizon (`packed.Motion` and
     `packed.Bodies` in), row p of `found` (P, 8) for pair p: time (inf when none within the
     horizon), side, vertex, edge, point x, y, normal x, y; `pack_predictions` turns them into
     `packed.PredictionRows`.
 
     `boxes` is ``(aabb, swept)``: the bodies' current boxes and their `swept_boxes` for this
-    horizon and model.  Pairs touching now get time 0 (side, vertex, edge -1; point and
-    normal nan); pairs apart now that `kinematics.move_as_one` (two bodies at rest, say)
-    never meet.  A pair whose swept boxes are apart never meets (the candidates are pairs of
-    *fat* swept boxes, `broadphase.PairCache`: over half of them, in a scene moving at up to
-    1 m/s over 2 s, end at these four comparisons).  `circles_meet_time` drops pairs whose
+    horizon and model.  `candidates` is ``(pairs, touching)``: the pairs (P, 2) and (P,) bool
+    the ones known to touch now.  Pairs touching now get time 0 (side, vertex, edge -1;
+    point and normal nan), untested where `touching` says so; pairs apart now that
+    `kinematics.move_as_one` (two bodies at rest, say) never meet.  A pair whose swept boxes
+    are apart never meets (the candidates are pairs of *fat* swept boxes,
+    `broadphase.PairCache`: over half of them, in a scene moving at up to 1 m/s over 2 s,
+    end at these four comparisons).  `circles_meet_time` drops pairs whose
     reach circles never meet and starts the vertex-edge search of the others where they
     first do.
 
@@ -771,6 +774,7 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
     """
     offsets, vstart, orient, convex = bodies.offsets, bodies.vstart, bodies.orient, bodies.convex
     radius = bodies.radius
+    pairs, touching = candidates
     aabb, swept = boxes
     n_slots = scratch.shape[0]
     for slot in numba.prange(n_slots):
@@ -782,13 +786,15 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
             nb = vstart[j + 1] - vstart[j]
             start = np.inf
             bound = 0.0
+            t, side, vertex, edge = np.inf, -1, -1, -1
+            x = y = nx = ny = np.nan
+            if touching[p]:
+                t = 0.0
             # written out: a helper taking the arrays costs more than the test
-            if (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
+            elif (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
                     and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
                 bound = pair_tolerance(aabb, i, j)
                 start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
-            t, side, vertex, edge = np.inf, -1, -1, -1
-            x = y = nx = ny = np.nan
             if start <= horizon:
                 body_kinematics(i, motion, offsets, vstart, model,
                                 (kin[0, 0], kin[0, 1], kin[0, 2]), 0)
@@ -829,6 +835,32 @@ def first_contacts(pairs, n_pairs, motion, bodies, boxes, model, horizon, scratc
 
 
 @jit
+def search_pairs(pairs, n_pairs, known, motion, bodies, boxes, model, horizon, search, rows):
+    """`first_contacts` over the first n_pairs candidates, then `pack_predictions` into
+    `rows`; returns how many meet within the horizon.
+
+    `known` (k, 2) lists the candidates that touch now, in their order among the candidates
+    (the narrow phase's contacts over them, which `polygons_intersect_kernel` confirms: both
+    take touching within the pair's tolerance alike): they get time 0 without a test of
+    their own.  An empty `known` leaves every pair to `first_contacts`.  `search` is
+    ``(scratch, entry, touching, found)``, touching a (P,) bool written here.  `motion`,
+    `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and `packed.PredictionRows`
+    or their plain tuples (a dispatch types plain tuples in half the time).
+    """
+    motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
+    scratch, entry, touching, found = search
+    c = 0
+    for p in range(n_pairs):
+        hit = (c < known.shape[0] and pairs[p, 0] == known[c, 0]
+               and pairs[p, 1] == known[c, 1])
+        touching[p] = hit
+        c += hit
+    first_contacts((pairs, touching), n_pairs, motion, bodies, boxes, model, horizon, scratch,
+                   entry, found)
+    return pack_predictions(pairs, n_pairs, horizon, found, rows)
+
+
+@jit
 def pack_predictions(pairs, n_pairs, horizon, found, rows):
     """Write the pairs of `first_contacts` that meet within the horizon to the front of
     `rows` (`packed.PredictionRows`); return how many.  Adding 0.0 to each float turns the
@@ -857,17 +889,17 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
                       search, rows):
     """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
     (unless placed), `swept_boxes` into `swept`, `broadphase.refit_pairs` on the kept pairs
-    for the swept boxes, then, when `search_here`, `first_contacts` over them and
-    `pack_predictions` into `rows`.
+    for the swept boxes, then, when `search_here`, `search_pairs` over them (none known to
+    touch) into `rows`.
 
     `motion`, `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and
     `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed_at, placed)``
     (`place_bodies`' boxes and poses, and whether they are current), `near`
     ``(swept, movable, kept)``: the swept boxes, which bodies move and the swept
-    `broadphase.PairCache.kept()`; `search` ``(scratch, entry, found)`` as `first_contacts`
-    takes them.  Both parallel kernels run on the threads the caller set (numba's setting
-    cannot be changed in a cached kernel): `search_here` False leaves the search to a caller
-    that wants other threads for it.
+    `broadphase.PairCache.kept()`; `search` as `search_pairs` takes it.  Both parallel
+    kernels run on the threads the caller set (numba's setting cannot be changed in a cached
+    kernel): `search_here` False leaves the search to a caller that wants other threads for
+    it.
 
     Returns ``(pairs, predictions)``: pairs the kept pairs' new count, or -1 when the grid
     must run (only the boxes are then written); predictions -1 when not searched.  One
@@ -878,7 +910,6 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
     aabb, placed_at, placed = placement
     swept, movable, kept = near
     pairs = kept[2]
-    scratch, entry, found = search
     if not placed:
         place_bodies(motion.poses, active, bodies, aabb, placed_at)
     swept_boxes(motion, active, bodies.radius, aabb, model, horizon, swept)
@@ -887,7 +918,6 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
         return n_pairs, -1
     k = 0
     if n_pairs:
-        first_contacts(pairs, n_pairs, motion, bodies, (aabb, swept), model, horizon, scratch,
-                       entry, found)
-        k = pack_predictions(pairs, n_pairs, horizon, found, rows)
+        k = search_pairs(pairs, n_pairs, pairs[:0], motion, bodies, (aabb, swept), model,
+                         horizon, search, rows)
     return n_pairs, k
