@@ -286,7 +286,9 @@ def test_lifecycle_transitions(tmp_path):
     try:
         change = h.node.create_client(ChangeState, '/collision_monitor/change_state')
         get = h.node.create_client(GetState, '/collision_monitor/get_state')
-        assert change.wait_for_service(30.0)
+        # each client waits for its own service: a request sent before discovery has
+        # matched the client with that service can be lost
+        assert change.wait_for_service(30.0) and get.wait_for_service(30.0)
         contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
 
         def transition(tid):
