@@ -113,6 +113,7 @@ def soak(n_bodies, rate, seconds, warmup, domain):
         'bodies': n_bodies, 'rate_hz': rate, 'seconds': seconds, 'exit_code': code,
         'rss_kib_start': after[0] if after else None, 'rss_kib_end': after[-1] if after else None,
         'rss_growth_pct': 100.0 * (after[-1] - after[0]) / after[0] if len(after) > 1 else None,
+        'rss_kib_after_warmup': after,  # one sample a second: a step or a slope
         'ticks': int(kv[-1]['ticks']) if kv else 0,
         'tick_rate_hz': tick_rate,
         'overruns': int(kv[-1]['overruns']) if kv else 0,
