@@ -183,6 +183,8 @@ def lookahead(sizes, progress, repeats=40, dt=0.02):
                for label in labels}
         out['meeting pairs alone'] = (meeting_pairs_alone(worlds['constant_acceleration'],
                                                           repeats), 0)
+        out['swept boxes alone'] = (swept_boxes_alone(worlds['constant_acceleration'],
+                                                      repeats), 0)
         sweep = {'detect': worlds['detect']}
         sweep.update({('constant_acceleration', h): _world(scene, 1) for h in HORIZONS})
         times, last = _interleaved(scene, sweep, tick, repeats, dt)
@@ -191,6 +193,17 @@ def lookahead(sizes, progress, repeats=40, dt=0.02):
         rows.append((n, out))
         progress.update()
     return rows
+
+
+def _median_call(function, args, repeats):
+    """Seconds (median of `repeats` timed calls, after one untimed) of ``function(*args)``."""
+    function(*args)
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        function(*args)
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts))
 
 
 def meeting_pairs_alone(world, repeats):
@@ -202,17 +215,23 @@ def meeting_pairs_alone(world, repeats):
     from collision_monitor.kernels.toi import first_contacts
     predicted = world.predict(2.0, 'constant_acceleration')
     pairs = np.ascontiguousarray(predicted.pairs[predicted.time > 0.0])
-    args = ((pairs, np.zeros(pairs.shape[0], np.bool_)), pairs.shape[0], world._motion,
-            world._packed_bodies, (world._aabb, world._swept),
-            int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._scratch, world._entry,
-            world._found)
-    first_contacts(*args)
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        first_contacts(*args)
-        ts.append(time.perf_counter() - t)
-    return float(np.median(ts))
+    return _median_call(first_contacts, (
+        (pairs, np.zeros(pairs.shape[0], np.bool_)), pairs.shape[0], world._motion,
+        world._packed_bodies, (world._aabb, world._swept),
+        int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._scratch, world._entry,
+        world._found), repeats)
+
+
+def swept_boxes_alone(world, repeats):
+    """Seconds (median) of `kinematics.swept_boxes` over the world's bodies (constant
+    acceleration, 2 s, one thread): the other part of a look-ahead that no culling removes,
+    every body's box swept over the horizon once."""
+    from collision_monitor.kernels.constants import MotionModel, set_kernel_threads
+    from collision_monitor.kernels.kinematics import swept_boxes
+    set_kernel_threads(1)
+    return _median_call(swept_boxes, (
+        world._motion, world.active, world._radius, world._aabb,
+        int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._swept), repeats)
 
 
 def lower_bound(sizes, ticks=65):
@@ -512,24 +531,26 @@ def report(det, variants, warehouse, look, continuous, bound, compiles, start_ti
               '2 m/s^2)', '',
               'Each tick sets new poses (the scene moving on by 20 ms), then either `detect` '
               'alone or `step`: the same contacts plus every first contact within 2 s, one '
-              'broad phase for both. One world per column, ticks interleaved. "Meeting pairs '
-              'alone": the constant-acceleration first-contact search over exactly the pairs '
-              'that meet later within the horizon (found beforehand, untimed), the work no '
-              'look-ahead can skip; "bound / detect" is (detect + that) / detect, the least '
-              'step / detect (CA) any culling could reach with this search.',
+              'broad phase for both. One world per column, ticks interleaved. What no '
+              'look-ahead can skip, each timed alone on the same world: "meeting pairs", the '
+              'constant-acceleration first-contact search over exactly the pairs that meet '
+              'later within the horizon (found beforehand, untimed), and "swept boxes", every '
+              "body's box swept over the horizon once; \"bound / detect\" is (detect + both) "
+              '/ detect, the least step / detect (CA) any culling could reach with this '
+              'search.',
               '', '| N | set_poses + detect ms | set_poses + step, constant velocity ms | '
               'set_poses + step, constant acceleration ms | the same on 2 threads ms | '
               'step / detect (CV) | step / detect (CA) | pairs predicted (CA) | '
-              'meeting pairs alone ms | bound / detect |',
-              '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
+              'meeting pairs ms | swept boxes ms | bound / detect |',
+              '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
     for n, out in look:
         d, cv, ca = out['detect'][0], out['constant_velocity'][0], out['constant_acceleration'][0]
         ca2 = out['constant_acceleration, 2 threads'][0]
-        alone = out['meeting pairs alone'][0]
+        alone, swept = out['meeting pairs alone'][0], out['swept boxes alone'][0]
         lines.append(f'| {n} | {d * 1e3:.3f} | {cv * 1e3:.3f} | {ca * 1e3:.3f} | '
                      f'{ca2 * 1e3:.3f} | {cv / d:.2f} | {ca / d:.2f} | '
                      f'{out["constant_acceleration"][1]} | {alone * 1e3:.3f} | '
-                     f'{(d + alone) / d:.2f} |')
+                     f'{swept * 1e3:.3f} | {(d + alone + swept) / d:.2f} |')
     lines += ['', '### Step / detect by horizon (constant acceleration, one thread)', '',
               'The same scene in a run of its own: detect, and step at each horizon, one '
               'world each, interleaved. Short horizons leave few pairs to meet, so what '
@@ -706,10 +727,10 @@ def readme_summary(det, warehouse, look, bound, rows3d, latency, sizes, replay_s
     for n, out in look:
         d, ca = out['detect'][0], out['constant_acceleration'][0]
         ca2 = out['constant_acceleration, 2 threads'][0]
-        alone = out['meeting pairs alone'][0]
+        alone, swept = out['meeting pairs alone'][0], out['swept boxes alone'][0]
         lines.append(f'| step (constant acceleration, 2 s) / detect, {n:,} bodies | '
-                     f'{ca / d:.2f} (two threads: {ca2 / d:.2f}) | the meeting pairs alone: '
-                     f'{(d + alone) / d:.2f} | | at most 1.3 |')
+                     f'{ca / d:.2f} (two threads: {ca2 / d:.2f}) | the swept boxes and meeting '
+                     f'pairs alone: {(d + alone + swept) / d:.2f} | | at most 1.3 |')
     for r in rows3d:
         if r['n'] in (8, 64):
             lines.append(f'| 3D distance, prepared, {r["n"]} vertices | '
