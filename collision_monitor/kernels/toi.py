@@ -763,9 +763,8 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
     `kinematics.move_as_one` (two bodies at rest, say) never meet.  A pair whose swept boxes
     are apart never meets (the candidates are pairs of *fat* swept boxes,
     `broadphase.PairCache`: over half of them, in a scene moving at up to 1 m/s over 2 s,
-    end at these four comparisons).  `circles_meet_time` drops pairs whose
-    reach circles never meet and starts the vertex-edge search of the others where they
-    first do.
+    end at these four comparisons).  `circles_meet_time` drops pairs whose reach circles
+    never meet and starts the vertex-edge search of the others where they first do.
 
     `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
     of the two bodies of a pair and `entry` (S, 2, M) the search order of
@@ -788,9 +787,9 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
             bound = 0.0
             t, side, vertex, edge = np.inf, -1, -1, -1
             x = y = nx = ny = np.nan
+            # the swept-box test written out: a helper taking the arrays costs more than it
             if touching[p]:
                 t = 0.0
-            # written out: a helper taking the arrays costs more than the test
             elif (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
                     and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
                 bound = pair_tolerance(aabb, i, j)
@@ -845,7 +844,7 @@ def search_pairs(pairs, n_pairs, known, motion, bodies, boxes, model, horizon, s
     their own.  An empty `known` leaves every pair to `first_contacts`.  `search` is
     ``(scratch, entry, touching, found)``, touching a (P,) bool written here.  `motion`,
     `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and `packed.PredictionRows`
-    or their plain tuples (a dispatch types plain tuples in half the time).
+    or their plain tuples (the faster to dispatch).
     """
     motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
     scratch, entry, touching, found = search
