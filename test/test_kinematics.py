@@ -135,24 +135,30 @@ def test_a_long_body_that_does_not_turn_sweeps_its_own_box(static):
     assert ymax - ymin < np.hypot(3.0, 0.4)  # half the disc box
 
 
-@pytest.mark.parametrize('accel, model, rests', [
-    ((0.0, 0.0, 0.0), 'constant_acceleration', True),
-    ((0.5, 0.0, 0.0), 'constant_velocity', True),   # the model holds the velocity: zero
-    ((0.5, 0.0, 0.0), 'constant_acceleration', False),
-    ((0.0, 0.0, 0.2), 'constant_acceleration', False),  # starting to turn
+@pytest.mark.parametrize('twist, accel, model, rests', [
+    ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 'constant_acceleration', True),
+    ((0.0, 0.0, 0.0), (0.5, 0.0, 0.0), 'constant_velocity', True),  # the model holds v: 0
+    ((0.0, 0.0, 0.0), (0.5, 0.0, 0.0), 'constant_acceleration', False),
+    ((0.0, 0.0, 0.0), (0.0, 0.5, 0.0), 'constant_acceleration', False),
+    ((0.0, 0.0, 0.0), (0.0, 0.0, 0.2), 'constant_acceleration', False),  # starting to turn
+    ((0.3, 0.0, 0.0), (0.0, 0.0, 0.0), 'constant_velocity', False),
+    ((0.0, 0.3, 0.0), (0.0, 0.0, 0.0), 'constant_velocity', False),
+    ((0.0, 0.0, 0.3), (0.0, 0.0, 0.0), 'constant_velocity', False),  # turning in place
 ])
-def test_a_body_at_rest_under_the_model_sweeps_its_current_box(accel, model, rests):
+def test_a_body_at_rest_under_the_model_sweeps_its_current_box(twist, accel, model, rests):
     """Zero twist (and zero acceleration under constant acceleration): the swept box is the
-    current box, bit for bit; any motion of the model widens it beyond that box."""
+    current box, bit for bit; any one component of motion the model keeps widens it beyond
+    that box."""
     world = CollisionWorld()
     world.add_body('quad', QUAD, pose=(3.0, -2.0, 0.7))
+    world.set_twists([twist], ['quad'])
     world.set_accelerations([accel], ['quad'])
     world.predict(2.0, model)
-    current = world._aabb[0].copy()
+    current, swept = world._aabb[0].copy(), world._swept[0]
     if rests:
-        assert world._swept[0].tolist() == current.tolist()
+        assert swept.tolist() == current.tolist()
     else:
-        assert world._swept[0, 0] < current[0] or world._swept[0, 2] > current[2]
+        assert (swept[:2] < current[:2]).any() or (swept[2:] > current[2:]).any()
 
 
 @pytest.mark.parametrize('model', list(MotionModel))
