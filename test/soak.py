@@ -114,6 +114,9 @@ def soak(n_bodies, rate, seconds, warmup, domain):
         'rss_kib_start': after[0] if after else None, 'rss_kib_end': after[-1] if after else None,
         'rss_growth_pct': 100.0 * (after[-1] - after[0]) / after[0] if len(after) > 1 else None,
         'rss_kib_after_warmup': after,  # one sample a second: a step or a slope
+        # growth over each half of those samples, % of the first: a leak grows in both, a
+        # one-off step (an allocator's arena, a DDS history filling) in one
+        'rss_growth_pct_halves': _halves(after),
         'ticks': int(kv[-1]['ticks']) if kv else 0,
         'tick_rate_hz': tick_rate,
         'overruns': int(kv[-1]['overruns']) if kv else 0,
@@ -123,6 +126,14 @@ def soak(n_bodies, rate, seconds, warmup, domain):
         'rejected_total': int(kv[-1]['rejected_total']) if kv else 0,
         'log': str(work / 'node.log'),
     }
+
+
+def _halves(samples):
+    """Growth over the first and the second half of `samples`, % of the first sample."""
+    if len(samples) < 3:
+        return None
+    first, mid, last = samples[0], samples[len(samples) // 2], samples[-1]
+    return 100.0 * (mid - first) / first, 100.0 * (last - mid) / first
 
 
 def main(argv=None):
