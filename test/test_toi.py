@@ -904,3 +904,135 @@ def test_a_square_sliding_along_a_shelf_is_certified_only_while_a_line_parts_the
     b = MovingPolygon(*kb, polygon_orientation(SQ))
     assert beside_throughout(a, b, 0.0, 2.0, tol) == certified
     assert beside_throughout(b, a, 0.0, 2.0, tol) == certified  # the square's bottom face
+
+
+def outward_normals_at(poly, k):
+    """Unit outward normals of the edges k-1 -> k and k -> k+1 of a simple polygon."""
+    sign = 1.0 if shapely.Polygon(poly).exterior.is_ccw else -1.0
+    out = []
+    for p, q in ((poly[k - 1], poly[k]), (poly[k], poly[(k + 1) % len(poly)])):
+        w = q - p
+        out.append(sign * np.array([w[1], -w[0]]) / np.linalg.norm(w))
+    return out
+
+
+def turned(poly, angle):
+    c, s = np.cos(angle), np.sin(angle)
+    return poly @ np.array([[c, s], [-s, c]])
+
+
+def corner_meeting(a, i, b, j, within, approach, time, speed, pull):
+    """Velocities and start of b that bring its vertex j onto a's vertex i at `time`, both
+    convex, a at rest, along a line of contact at fraction `within` of a's normal cone at i.
+
+    b is turned so that the middle of its own normal cone at j faces the line's normal n;
+    its offset from the meeting place is ``c (T - t) + e (T - t)^2 / 2`` with c at angle
+    `approach` from n and e = `pull` n, so that n parts them at every earlier time.
+    Returns b's vertices at 0, their velocity and acceleration."""
+    n0, n1 = outward_normals_at(a, i)
+    angle = np.arctan2(n0[1], n0[0])
+    arc = np.arctan2(n0[0] * n1[1] - n0[1] * n1[0], n0 @ n1)  # CCW from n0 to n1, < pi
+    n = np.array([np.cos(angle + within * arc), np.sin(angle + within * arc)])
+    m0, m1 = outward_normals_at(b, j)
+    mid = m0 + m1
+    b = turned(b, np.arctan2(-n[1], -n[0]) - np.arctan2(mid[1], mid[0]))
+    b = b - b[j] + a[i]
+    c = speed * np.array([[np.cos(approach), -np.sin(approach)],
+                          [np.sin(approach), np.cos(approach)]]) @ n
+    e = pull * n
+    start = b + c * time + 0.5 * e * time * time
+    return start, np.tile(-c - e * time, (len(b), 1)), np.tile(e, (len(b), 1))
+
+
+@given(simple_polygons(convex=True, max_vertices=6), simple_polygons(convex=True, max_vertices=6),
+       st.integers(0, 5), st.integers(0, 5), st.floats(0.05, 0.95), st.floats(-1.2, 1.2),
+       st.sampled_from([1e-3, 0.1, 1.0, 10.0]), st.floats(0.0, 2.0), st.booleans())
+def test_corners_meeting_get_a_normal_that_parts_the_bodies(a, b, i, j, within, approach,
+                                                            size, pull, swap):
+    """Two convex bodies of several sizes meet corner to corner, along any line between the
+    corners' edges, from any side of it: the reported normal parts them at the contact time
+    (each body's projection on it stays on its own side, to the tolerance), and listing the
+    bodies the other way round negates it."""
+    a, b = a * size, b * size
+    i, j = i % len(a), j % len(b)
+    pb, vb, ab = corner_meeting(a, i, b, j, within, approach, 0.5, size, pull * size)
+    rest = np.zeros_like(a)
+    fc = first_contact(a, rest, rest, pb, vb, ab, 1.0)
+    back = first_contact(pb, vb, ab, a, rest, rest, 1.0)
+    assert fc is not None and back is not None
+    assert abs(fc.time - 0.5) < 1e-6 and abs(back.time - 0.5) < 1e-6
+    tol = pair_length_tolerance(a, pb)
+    for first, second, hit in ((a, placed_at((pb, vb, ab), fc.time), fc),
+                               (placed_at((pb, vb, ab), back.time), a, back)):
+        n = hit.normal
+        assert abs(np.linalg.norm(n) - 1.0) < 1e-12
+        assert (first @ n).max() <= (second @ n).min() + 2 * tol, (first @ n, second @ n)
+    np.testing.assert_allclose(back.normal, -fc.normal, atol=1e-6)
+
+
+@pytest.mark.parametrize('order', ['box first', 'triangle first'])
+@pytest.mark.parametrize('size', [1e-6, 0.1, 0.5])
+def test_a_triangle_tip_meeting_a_box_corner_gets_a_normal_that_parts_them(size, order):
+    """The tip of a small triangle flying diagonally onto a box's corner: the normal is a
+    direction between the corner's two face normals, (-1, 0) and (0, -1), not the triangle's
+    edge normal, whose line runs into the box."""
+    box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    u = np.array([1.0, 1.0]) / np.sqrt(2)
+    n = np.array([-u[1], u[0]])
+    tip = np.array([-2.0, -2.0])
+    tri = np.array([tip, tip - size * u - 0.5 * size * n, tip - size * u + 0.5 * size * n])
+    moving = np.tile([4.0, 4.0], (3, 1))
+    if order == 'box first':
+        fc = first_contact(box, np.zeros((4, 2)), None, tri, moving, None, 1.0)
+        normal = fc.normal
+    else:
+        fc = first_contact(tri, moving, None, box, np.zeros((4, 2)), None, 1.0)
+        normal = -fc.normal
+    assert abs(fc.time - 0.25) < 1e-9
+    np.testing.assert_allclose(fc.point, [-1.0, -1.0], atol=1e-9)
+    at = tri + moving * fc.time
+    assert (box @ normal).max() <= (at @ normal).min() + 1e-9
+    assert normal[0] <= 1e-12 and normal[1] <= 1e-12
+
+
+def test_the_world_predicts_the_same_parting_normal_for_corners_meeting():
+    """Through `CollisionWorld.predict`: a unit box at rest on the grid and another one
+    flying diagonally corner first onto it; the normal parts the boxes at the contact time
+    (here exactly the diagonal, the middle of the corner's two face normals)."""
+    world = World()
+    box = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    world.add_body('shelf', box)
+    world.add_body('cart', box)
+    world.set_motion([[0.0, 0.0, 0.0], [2.0, 2.0, 0.0]], [[0.0, 0.0, 0.0], [-1.0, -1.0, 0.0]],
+                     [[0.0, 0.0, 0.0]] * 2)
+    predictions = world.predict(2.0)
+    assert len(predictions) == 1
+    fc = predictions[0]
+    assert abs(fc.time - 1.0) < 1e-9
+    np.testing.assert_allclose(fc.normal, [np.sqrt(0.5), np.sqrt(0.5)], atol=1e-9)
+
+
+@pytest.mark.parametrize('size', [1e-3, 1.0, 30.0])
+@pytest.mark.parametrize('k', [3, 4, 8, 12])
+def test_corners_closing_head_on_meet_at_the_true_time(k, size):
+    """Two regular k-gons, each corner pointing at the other's along their common axis,
+    closing at `size` m/s from size / 2 apart: they meet at 0.5 s, through `first_contact`
+    and through the world.  (The first root within the band of the edge's line was the
+    window's start, refused as off the segment, and the crossing just after it was lost.)"""
+    angles = np.arange(k) * 2 * np.pi / k
+    a = np.column_stack([np.cos(angles), np.sin(angles)]) * size
+    b = -a  # b's vertex 0 points back at a's
+    start = np.array([2.0 * size + 0.5 * size, 0.0])
+    rest = np.zeros_like(a)
+    closing = np.tile([-size, 0.0], (k, 1))
+    fc = first_contact(a, rest, None, b + start, closing, None, 1.0)
+    assert fc is not None and abs(fc.time - 0.5) < 1e-9
+    np.testing.assert_allclose(fc.point, [size, 0.0], atol=1e-9 * size)
+    np.testing.assert_allclose(fc.normal, [1.0, 0.0], atol=1e-9)
+    world = World()
+    world.add_body('a', a)
+    world.add_body('b', b)
+    world.set_motion([[0.0, 0.0, 0.0], [*start, 0.0]], [[0.0, 0.0, 0.0], [-size, 0.0, 0.0]],
+                     [[0.0, 0.0, 0.0]] * 2)
+    predictions = world.predict(1.0)
+    assert len(predictions) == 1 and abs(predictions.time[0] - 0.5) < 1e-9

@@ -73,6 +73,10 @@ from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
 CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
 
+CORNER_SLACK = 1e-9
+"""Least score (the sine of the angle by which a corner's edge crosses a candidate normal's
+line) at which `_corner_normal` still takes the candidate as separating: rounding."""
+
 CERTIFICATE_ROUNDS = 2
 """Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
 
@@ -184,28 +188,38 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
     lo = _event_window((c0, c1, c2, c3, c4), g, k, lo, hi, ftol, gtol)
     if not lo <= hi:
         return np.inf, np.nan
-    n, r0, r1, r2, r3 = poly4_roots(c0, c1, c2, c3, c4, lo, hi, ftol)
-    for k in range(n):
-        t = r0 if k == 0 else (r1 if k == 1 else (r2 if k == 2 else r3))
-        ax = _at(px, pvx, pax, t)
-        ay = _at(py, pvy, pay, t)
-        wx = _at(qx, qvx, qax, t) - ax
-        wy = _at(qy, qvy, qay, t) - ay
-        ux = _at(jx, jvx, jax, t) - ax
-        uy = _at(jy, jvy, jay, t) - ay
-        ww = wx * wx + wy * wy
-        d = (ux * wx + uy * wy) / ww
-        if t > lo:
-            # a crossing or a double root: the vertex is on the line, to the roots' accuracy
-            slack = tol / np.sqrt(ww)
-            if -slack <= d <= 1.0 + slack:
+    # Roots within ftol first: the window's start counts as one where |f| <= ftol.  When the
+    # start is refused (the vertex within tol of the line but not of the segment), a
+    # crossing may follow within the band, too close for the first pass to tell it from
+    # the start (a corner closing head-on on a corner's end): the exact crossings then.
+    for band in (ftol, 0.0):
+        n, r0, r1, r2, r3 = poly4_roots(c0, c1, c2, c3, c4, lo, hi, band)
+        start_refused = False
+        for k in range(n):
+            t = r0 if k == 0 else (r1 if k == 1 else (r2 if k == 2 else r3))
+            ax = _at(px, pvx, pax, t)
+            ay = _at(py, pvy, pay, t)
+            wx = _at(qx, qvx, qax, t) - ax
+            wy = _at(qy, qvy, qay, t) - ay
+            ux = _at(jx, jvx, jax, t) - ax
+            uy = _at(jy, jvy, jay, t) - ay
+            ww = wx * wx + wy * wy
+            d = (ux * wx + uy * wy) / ww
+            if t > lo:
+                # a crossing or a double root: the vertex is on the line, to the roots'
+                # accuracy
+                slack = tol / np.sqrt(ww)
+                if -slack <= d <= 1.0 + slack:
+                    return t, min(1.0, max(0.0, d))
+            elif point_on_segment(0.0, 0.0, wx, wy, ux, uy, tol):
+                # the window's start, where the vertex may be up to tol off the line: its
+                # distance to the segment decides (corner to corner, line and slab may each
+                # be within tol while the vertex is farther from the edge's end)
                 return t, min(1.0, max(0.0, d))
-        else:
-            # the window's start, where the vertex may be up to tol off the line: its
-            # distance to the segment decides (corner to corner, line and slab may each be
-            # within tol while the vertex is farther from the edge's end)
-            if point_on_segment(0.0, 0.0, wx, wy, ux, uy, tol):
-                return t, min(1.0, max(0.0, d))
+            else:
+                start_refused = True
+        if not start_refused:
+            break
     return np.inf, np.nan
 
 
@@ -548,14 +562,90 @@ def _searched_first_event(a, b, start, horizon, tol, entry):
 
 
 @jit
+def _corner_edges(poly, k, t, sign):
+    """The two edges of `poly` at its vertex k at time t: the unit outward normals of edges
+    k-1 -> k and k -> k+1, each times `sign`, and the offsets of vertices k-1 and k+1 from
+    k, over their lengths: ``(n0x, n0y, n1x, n1y), (d0x, d0y, d1x, d1y)``."""
+    p, v, a, orient = poly
+    n = p.shape[0]
+    kx = _at(p[k, 0], v[k, 0], a[k, 0], t)
+    ky = _at(p[k, 1], v[k, 1], a[k, 1], t)
+    o = (k - 1) % n
+    d0x = _at(p[o, 0], v[o, 0], a[o, 0], t) - kx
+    d0y = _at(p[o, 1], v[o, 1], a[o, 1], t) - ky
+    o = (k + 1) % n
+    d1x = _at(p[o, 0], v[o, 0], a[o, 0], t) - kx
+    d1y = _at(p[o, 1], v[o, 1], a[o, 1], t) - ky
+    l0 = np.sqrt(d0x * d0x + d0y * d0y)
+    l1 = np.sqrt(d1x * d1x + d1y * d1y)
+    d0x, d0y, d1x, d1y = d0x / l0, d0y / l0, d1x / l1, d1y / l1
+    # edge k-1 -> k runs along -d0, edge k -> k+1 along d1; the outward normal of a CCW edge
+    # w is (wy, -wx) / |w|, and orientation flips it for CW
+    f = sign * orient
+    return (-f * d0y, f * d0x, f * d1y, -f * d1x), (d0x, d0y, d1x, d1y)
+
+
+@jit
+def _corner_score(nx, ny, da, db):
+    """`_corner_normal`'s score of the direction (nx, ny)."""
+    return min(-(nx * da[0] + ny * da[1]), -(nx * da[2] + ny * da[3]),
+               nx * db[0] + ny * db[1], nx * db[2] + ny * db[3])
+
+
+@jit
+def _corner_normal(a, i, b, j, t):
+    """Unit normal from a to b where vertex i of a meets vertex j of b at time t: a
+    direction whose line through the contact keeps each corner on its own side.
+
+    The directions n that do so form the arc where a's normal cone at i (between the
+    outward normals of its two edges there) meets b's, negated; the arc's ends are among
+    those four edge normals.  A candidate's score is the least of ``-n.d`` over a's two
+    edge directions d out of i and ``n.d`` over b's out of j (unit d): the sine of the angle
+    by which the worst edge crosses n's line, at least about 0 where n separates the corners
+    (and so the bodies, where convex: a convex body lies within the wedge of its edges at
+    any vertex).  Returns the unit bisector of the two separating candidates farthest apart
+    (the middle of the arc: swapping a and b negates it), or the best scored candidate when
+    none separates (a reflex corner).
+    """
+    na, da = _corner_edges(a, i, t, 1.0)
+    nb, db = _corner_edges(b, j, t, -1.0)
+    cand = (na[0], na[1], na[2], na[3], nb[0], nb[1], nb[2], nb[3])
+    scores = (_corner_score(na[0], na[1], da, db), _corner_score(na[2], na[3], da, db),
+              _corner_score(nb[0], nb[1], da, db), _corner_score(nb[2], nb[3], da, db))
+    best = 0
+    for c in range(1, 4):
+        if scores[c] > scores[best]:
+            best = c
+    # the two separating candidates farthest apart: the arc's ends
+    first = second = -1
+    widest = 2.0
+    for c in range(4):
+        for d in range(c + 1, 4):
+            if scores[c] >= -CORNER_SLACK and scores[d] >= -CORNER_SLACK:
+                dot = cand[2 * c] * cand[2 * d] + cand[2 * c + 1] * cand[2 * d + 1]
+                if dot < widest:
+                    widest, first, second = dot, c, d
+    if first < 0:
+        # one separating candidate (the arc is a point), or none (a reflex corner)
+        return cand[2 * best], cand[2 * best + 1]
+    mx = cand[2 * first] + cand[2 * second]
+    my = cand[2 * first + 1] + cand[2 * second + 1]
+    lm = np.sqrt(mx * mx + my * my)
+    if not lm > 1e-12:  # two straight corners: their normals opposite
+        return cand[2 * best], cand[2 * best + 1]
+    return mx / lm, my / lm
+
+
+@jit
 def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     """Earliest vertex-edge event in [start, horizon] between polygons a and b (each a
     `packed.MovingPolygon`; `start` > 0 only when nothing can happen before it).
 
     Returns ``(t, side, vertex, edge, x, y, nx, ny)``: side 0 when a vertex of a meets an edge
     of b, 1 when a vertex of b meets an edge of a; the contact point and the unit normal from
-    a to b at time t (the outward normal of the edge, negated when the edge is b's).  ``t`` is
-    inf and the rest meaningless when nothing happens within the horizon.
+    a to b at time t (the outward normal of the edge, negated when the edge is b's; where the
+    vertex meets the edge within tol of its end, a corner meeting a corner, `_corner_normal`).
+    ``t`` is inf and the rest meaningless when nothing happens within the horizon.
 
     A separating line usually confines the search to a few vertex-edge pairs
     (`_line_certificate`, tried from `CERTIFICATE_VERTICES` vertices on); where it cannot,
@@ -589,6 +679,13 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     # outward normal of a CCW edge w is (wy, -wx) / |w|; orientation flips it for CW
     nx = sign * wy / lw
     ny = -sign * wx / lw
+    if along * lw <= tol or (1.0 - along) * lw <= tol:
+        # the vertex meets the edge at one of its ends: a corner meets a corner
+        corner = edge if along * lw <= tol else q
+        if side == 0:
+            nx, ny = _corner_normal(a, vertex, b, corner, t)
+        else:
+            nx, ny = _corner_normal(a, corner, b, vertex, t)
     return t, side, vertex, edge, px + along * wx, py + along * wy, nx, ny
 
 
@@ -609,7 +706,8 @@ class FirstContact(NamedTuple):
         Where the vertex meets the edge (nan at time 0).
     normal : (2,) float64
         Unit normal from a to b at that time: the edge's outward normal, negated when the edge
-        is b's (nan at time 0).
+        is b's; where a corner meets a corner, the middle of the directions whose line
+        through the point keeps each corner on its own side (nan at time 0).
 
     """
 
