@@ -13,14 +13,16 @@
 # limitations under the License.
 """The monitor's decisions without ROS: configuration, inputs, debounce, gate, staleness."""
 
+import array
 import math
 
 import numpy as np
 import pytest
 import transforms3d
 
-from collision_monitor.monitor.config import (build_config, default_values, parse_footprint)
-from collision_monitor.monitor.monitor import (BAD_TWIST, IMPLAUSIBLE_MOTION, Monitor,
+from collision_monitor.monitor.config import (build_config, default_values, parse_footprint,
+                                              waiting_for)
+from collision_monitor.monitor.monitor import (BAD_COMMAND, BAD_TWIST, IMPLAUSIBLE_MOTION, Monitor,
                                                NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
                                                yaw_from_quaternion, ZERO_QUATERNION)
 
@@ -108,6 +110,41 @@ def test_body_needs_exactly_one_pose_source():
         config({'a': body()})
     with pytest.raises(ValueError, match='exactly one'):
         config({'a': body(pose_topic='/a', static=True)})
+
+
+@pytest.mark.parametrize('pose', [[2e9, 0.0, 0.0], [0.0, -1.5e9, 1.0]])
+def test_a_static_pose_beyond_the_coordinate_limit_names_itself(pose):
+    with pytest.raises(ValueError, match=r'shelf\.pose: expected \|x\| and \|y\| at most 1e\+09'):
+        config({'a': body(pose_topic='/a'), 'shelf': body(static=True, pose=pose)})
+
+
+def test_a_static_pose_set_as_rclpy_hands_over_a_double_array_is_taken():
+    """rclpy gives a double array set at run time as array.array('d')."""
+    cfg = config({'a': body(pose_topic='/a'),
+                  'shelf': body(static=True, pose=array.array('d', [3.0, 4.0, 0.5]))})
+    assert cfg.bodies[1].pose == (3.0, 4.0, 0.5)
+
+
+def test_a_waiting_body_may_lack_its_footprint_and_pose_source_and_stays_inactive():
+    """A body added while running (`build_config`'s waiting) may lack both; it takes part in
+    no tick until it has them, and says what it lacks.  Two pose sources stay an error."""
+    values = default_values()
+    values.update(bodies=['a', 'b', 'c'])
+    bodies = {'a': body(pose_topic='/a'), 'b': body(pose_topic='/b'),
+              'c': body(footprint='')}
+    with pytest.raises(ValueError, match='c.footprint'):
+        build_config(values, bodies, {})
+    cfg = build_config(values, bodies, {}, waiting=['c'])
+    assert waiting_for(cfg.bodies[2]) == 'a footprint and a pose source'
+    assert waiting_for(cfg.bodies[0]) == ''
+    m = Monitor(cfg)
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    report = m.tick(0.0)
+    assert report.active.tolist() == [True, True, False]
+    assert [tuple(p) for p in report.contacts.pairs.tolist()] == [(0, 1)]
+    bodies['c'] = body(footprint='', static=True, pose_topic='/c')
+    with pytest.raises(ValueError, match='exactly one'):
+        build_config(values, bodies, {}, waiting=['c'])
 
 
 # --- quaternions -------------------------------------------------------------------------------
@@ -345,6 +382,35 @@ def test_in_contact_a_command_away_passes_and_one_into_it_stops():
     assert m.gate_scale(0.5, 0.0, 0.0) == 1.0    # world +y: along its face
     m.enabled = False                            # ~/enable false: commands pass
     assert m.gate_scale(0.0, -0.5, 0.0) == 1.0
+
+
+@pytest.mark.parametrize('bad', [(math.nan, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, math.inf),
+                                 (0, 0, math.nan, 0, 0, 0), (2e3, 0, 0, 0, 0, 0),
+                                 (0, 0, 0, 0, 0, -2e3)])
+def test_a_command_not_finite_or_absurd_gives_zero_and_is_counted(bad):
+    """A NaN, infinite or absurd command in any of its six values: all zeros out, the
+    refusal counted for the gated body; the next good command passes again."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (30.0, 0.0, 0.0)})
+        m.tick(t)
+    command, reason = m.gate_command(bad)
+    assert command == (0.0,) * 6 and reason == BAD_COMMAND
+    assert m.health()[2] == {BAD_COMMAND: 1}
+    assert m.gate_command((0.3, 0.0, 0.0, 0.0, 0.0, 0.1)) == ((0.3, 0.0, 0.0, 0.0, 0.0, 0.1),
+                                                              None)
+
+
+def test_a_stopped_command_is_all_positive_zeros():
+    """The gate stops a command (pushing into a box it touches): every value is +0.0, none
+    -0.0 (which a controller's sign test could read as a direction)."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (0.9, 0.0, 0.0)})
+        m.tick(t)
+    command, reason = m.gate_command((0.5, -0.1, 0.0, 0.0, 0.0, -0.2))
+    assert reason is None and command == (0.0,) * 6
+    assert all(math.copysign(1.0, v) == 1.0 for v in command)
 
 
 def test_a_stale_robot_is_stopped():

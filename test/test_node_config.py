@@ -70,6 +70,10 @@ def errors(log):
     ('', '', ', pose: [1, 2]', 'b.pose: expected a list of 3 numbers, got [1, 2]'),
     ('', '', ', pose: [1, x, 0]', 'Sequence should be of same type'),  # rcl's own parser
     ('', ', pose_type: geometry_msgs/Twist', '', 'a.pose_type'),
+    ('', '', ', pose: [2.0e9, 0.0, 0.0]', 'b.pose: expected |x| and |y| at most 1e+09 m'),
+    # a footprint as YAML writes a list of lists: rcl's parser names no parameter
+    ('', ', footprint_topic: /a_fp, footprint: [[0.5, 0.5], [-0.5, 0.5], [0.0, -0.5]]', '',
+     'a footprint is a string, quoted as Nav2 writes it'),
 ])
 def test_a_bad_parameter_is_one_error_line_and_a_failed_start(tmp_path, globals_, a, b, named):
     code, log = run(tmp_path, params(globals_, a, b))

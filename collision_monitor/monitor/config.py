@@ -18,6 +18,7 @@ Pure Python (no rclpy): the node declares the parameters listed in `GLOBAL_PARAM
 the offending parameter.
 """
 
+import array
 import dataclasses
 from dataclasses import dataclass
 import math
@@ -26,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..kernels.constants import PREDICTORS
+from ..kernels.constants import MAX_COORDINATE, PREDICTORS
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import HISTORY
 
@@ -84,7 +85,8 @@ class Param(NamedTuple):
         bad = ValueError(f'{name}: expected {self.allowed}, got {value!r}')
         if isinstance(self.default, list):
             value = [] if value is None else value
-            if not isinstance(value, (list, tuple)):
+            # rclpy hands a double array set at run time over as array.array
+            if not isinstance(value, (list, tuple, array.array)):
                 raise bad
             if isinstance(self.default[0], str):
                 if not all(isinstance(v, str) for v in value):
@@ -192,7 +194,8 @@ BODY_PARAMETERS = (
           'robot1/base_footprint) into frame_id, looked up every tick.', read_only=False),
     Param('pose_type', 'geometry_msgs/PoseStamped', 'One of ' + ', '.join(POSE_TYPES) + '.',
           read_only=False),
-    Param('footprint', '', 'Footprint in the body frame, "[[x, y], ...]" (metres).',
+    Param('footprint', '', 'Footprint in the body frame, a string "[[x, y], ...]" (metres), '
+          "quoted in YAML as Nav2's footprint is.",
           read_only=False),
     Param('footprint_topic', '', 'geometry_msgs/PolygonStamped topic updating the footprint.',
           read_only=False),
@@ -222,6 +225,15 @@ def pad_footprint(points, padding):
     return points + np.sign(points) * padding
 
 
+def waiting_for(body):
+    """What a body of `build_config`'s ``waiting`` still lacks, in words ('' when nothing)."""
+    lacks = [what for what, given in (
+        ('a footprint', body.footprint is not None or body.footprint_topic),
+        ('a pose source', body.static or body.pose_topic or body.source or body.tf_frame))
+        if not given]
+    return ' and '.join(lacks)
+
+
 def parse_footprint(text, name='footprint', max_vertices=4096):
     """Parse a Nav2-style footprint string ``"[[x, y], [x, y], ...]"`` into (n, 2) float64.
 
@@ -233,7 +245,8 @@ def parse_footprint(text, name='footprint', max_vertices=4096):
         raise ValueError(f'{name}: expected a string "[[x, y], ...]" of at most '
                          f'max_vertices = {max_vertices} vertices')
     if not _FOOTPRINT.match(text):
-        raise ValueError(f'{name}: cannot parse {text[:80]!r}; expected "[[x, y], [x, y], ...]"')
+        raise ValueError(f'{name}: cannot parse {text[:80]!r}; expected a string '
+                         f'"[[x, y], [x, y], ...]" (quoted in YAML, as Nav2 writes footprints)')
     points = np.array([[float(x), float(y)] for x, y in _PAIR_RE.findall(text)])
     if points.shape[0] > max_vertices:
         raise ValueError(f'{name}: {points.shape[0]} vertices, more than max_vertices = '
@@ -376,7 +389,7 @@ def parse_ignore_pairs(values, known):
     return frozenset(out)
 
 
-def build_config(values, body_values, source_values):
+def build_config(values, body_values, source_values, waiting=()):
     """Build a Config from parameter values; raise ValueError naming the bad parameter.
 
     Parameters
@@ -387,6 +400,9 @@ def build_config(values, body_values, source_values):
         Body name -> {body parameter name -> value}.
     source_values : dict
         Source name -> {source parameter name -> value}.
+    waiting : collection of str
+        Bodies that may still lack a footprint and a pose source (added while the node
+        runs, before their parameters are set): they stay inactive until given both.
 
     """
     values = check_runtime({p.name: values.get(p.name, p.default) for p in GLOBAL_PARAMETERS})
@@ -424,15 +440,18 @@ def build_config(values, body_values, source_values):
             footprint = parse_footprint(bv['footprint'], f'{name}.footprint', max_vertices)
             footprint = validate_footprint(pad_footprint(footprint, values['footprint_padding']),
                                            f'{name}.footprint with footprint_padding')
-        elif not bv['footprint_topic']:
+        elif not bv['footprint_topic'] and name not in waiting:
             raise ValueError(f'{name}.footprint: give a footprint or a footprint_topic')
         if bv['pose_type'] not in POSE_TYPES:
             raise ValueError(f'{name}.pose_type: {bv["pose_type"]!r} is not one of {POSE_TYPES}')
         pose = bv['pose']
+        if bv['static'] and not max(abs(pose[0]), abs(pose[1])) <= MAX_COORDINATE:
+            raise ValueError(f'{name}.pose: expected |x| and |y| at most {MAX_COORDINATE:g} m, '
+                             f'got {list(pose)!r}')
         sources_of = in_source.get(name, '')
         feeds = sum([bv['static'], bool(bv['pose_topic']), bool(sources_of),
                      bool(bv['tf_frame'])])
-        if feeds != 1:
+        if feeds > 1 or feeds == 0 and name not in waiting:
             raise ValueError(f'{name}: exactly one of static, pose_topic, tf_frame or a bulk '
                              f'source must give its pose')
         bodies.append(BodyConfig(name, bv['pose_topic'], bv['pose_type'], footprint,

@@ -50,6 +50,7 @@ BAD_BULK = 'bulk message does not match its source'
 OUT_OF_RANGE = 'pose out of range'
 BAD_TWIST = 'twist out of range'
 IMPLAUSIBLE_MOTION = 'estimated motion out of range'
+BAD_COMMAND = 'command not finite or out of range'
 
 # Limits of plausible motion: beyond them a pose, twist or estimate is bad data (a pose jump,
 # a unit error), refused for its body so that no single message stops the tick.
@@ -440,6 +441,19 @@ class Monitor:
                     del states[pair]
         warned = sorted(pair for pair, st in states.items() if st.warned)
         return [(i, j, states[i, j].last) for i, j in warned]
+
+    def gate_command(self, command):
+        """The command the gate passes on: the gated body's twist ``(vx, vy, vz, wx, wy, wz)``
+        in its own frame (m/s, rad/s) times `gate_scale`.  A command with a value that is
+        not finite, a speed over `MAX_SPEED` or a turn rate over `MAX_ANGULAR_SPEED` is
+        refused and counted for the gated body: all zeros, and the reason.  Returns
+        ``(command, reason or None)``."""
+        if (not all(math.isfinite(v) for v in command)
+                or not math.hypot(*command[:3]) <= MAX_SPEED
+                or not math.hypot(*command[3:]) <= MAX_ANGULAR_SPEED):
+            return (0.0,) * 6, self.refuse(self.config.gate.body, BAD_COMMAND)
+        s = self.gate_scale(command[0], command[1], command[5])
+        return tuple(v * s + 0.0 for v in command), None  # + 0.0: no -0.0 out of a stop
 
     def gate_scale(self, vx, vy, wz):
         """Scale (0 to 1) of a velocity command of the gated body: twist (vx, vy, wz) in its

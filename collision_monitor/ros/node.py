@@ -20,7 +20,7 @@ activating starts the tick and diagnostics timers.  Callbacks only convert messa
 the monitor.
 """
 
-from collections import deque
+from collections import Counter, deque
 import gc
 import math
 import signal
@@ -50,7 +50,7 @@ from .messages import (health_status, number_text, OutputWriter, polygon_points,
                        pose_array_from_cdr, POSE_INPUTS, TimeBase)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
                               GLOBAL_PARAMETERS, QUIET_PERIODS, REBUILT, RUNTIME_PARAMETERS,
-                              runtime_update, source_names, SOURCE_PARAMETERS)
+                              runtime_update, source_names, SOURCE_PARAMETERS, waiting_for)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
 # QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
@@ -73,6 +73,9 @@ FOOTPRINT_QOS = {
 }
 
 RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
+REFUSAL_SUMMARY_PERIOD = 10.0
+"""Seconds between the log lines that count the inputs refused since the last one (each
+body's and reason's first refusal is logged at once)."""
 
 
 def _descriptor(param):
@@ -100,7 +103,11 @@ class CollisionMonitorNode(LifecycleNode):
         self._last_tick = -math.inf
         self._overruns = 0
         self._ticks = 0
-        self._body_state = {}
+        self._body_state = {}    # (input, name) -> why its last one was refused, or None
+        self._logged = set()     # (input, name, reason) refusals logged in full
+        self._recovered = set()  # (input, name) whose "accepted again" was logged
+        self._summarized = Counter()  # the monitor's refusal counts at the last summary
+        self._summary_time = -math.inf
         self._cmd_time = -math.inf
         self._cmd_stale = True
         self._stamped = False
@@ -144,7 +151,11 @@ class CollisionMonitorNode(LifecycleNode):
                                    f'{config.frame_id!r}, others are refused')
         started = time.perf_counter()
         self._time = TimeBase(self.get_clock().now().nanoseconds)
-        self.monitor = Monitor(config)
+        try:
+            self.monitor = Monitor(config)
+        except ValueError as err:
+            self.get_logger().error(f'invalid parameter {err}')
+            return TransitionCallbackReturn.FAILURE
         self._out = OutputWriter(self._time)
         warmup()
         cdr_warmup()
@@ -171,10 +182,13 @@ class CollisionMonitorNode(LifecycleNode):
     def on_deactivate(self, state):
         """Stop ticking; the gate's output goes to zero first."""
         self._stop_command()
+        self._stop_timers()
+        return super().on_deactivate(state)
+
+    def _stop_timers(self):
         for t in self._timers:
             self.destroy_timer(t)
         self._timers = []
-        return super().on_deactivate(state)
 
     def on_cleanup(self, state):
         """Drop the topics and the monitor."""
@@ -184,19 +198,31 @@ class CollisionMonitorNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_shutdown(self, state):
-        """Zero the gate's output while the context is still valid."""
+        """Zero the gate's output while the context is still valid, then stop ticking and
+        drop the topics (from any state: active too)."""
         self._stop_command()
+        self._stop_timers()
         self._destroy_interfaces()
         return TransitionCallbackReturn.SUCCESS
 
     # parameters ----------------------------------------------------------------------------
     def _read_config(self):
+        """The configuration of the parameters, declaring each body's and source's; while
+        running, a body added may still wait for its parameters (`_waiting`)."""
         values = {p.name: self._value(p.name) for p in GLOBAL_PARAMETERS}
         body_values = {n: self._declare_group(n, BODY_PARAMETERS)
                        for n in body_names(values['bodies'])}
         source_values = {s: self._declare_group(s, SOURCE_PARAMETERS)
                          for s in source_names(values['sources'])}
-        return build_config(values, body_values, source_values)
+        return build_config(values, body_values, source_values, self._waiting(body_values))
+
+    def _waiting(self, names):
+        """Which of `names` may lack a footprint and a pose source: none at start; while
+        running, those added since configuring and those still waiting."""
+        if self.monitor is None:
+            return ()
+        bodies = {b.name: b for b in self.monitor.config.bodies}
+        return [n for n in names if n not in bodies or waiting_for(bodies[n])]
 
     def _value(self, name):
         """A declared parameter's value; None for one without a type (an empty YAML list)."""
@@ -225,14 +251,19 @@ class CollisionMonitorNode(LifecycleNode):
                 self.get_logger().warn(f'unknown parameter {name!r} is ignored')
 
     def _validate_parameters(self, params):
-        """Refuse a run-time change that `monitor.config` refuses (with its reason); every
-        other parameter is checked when the node configures or the body set is rebuilt."""
+        """Refuse a run-time change that `monitor.config` refuses, with its reason (what
+        ``ros2 param set`` prints).  A change of the body set (bodies, sources, a body's or a
+        source's parameter) is checked as the whole configuration it makes, so that the node
+        never holds a parameter its monitor does not run with."""
         try:
             for p in params:
                 if p.name == 'bodies':
                     body_names(p.value)
                 elif p.name == 'sources':
                     source_names(p.value)
+            if self.monitor is not None and not self._rebuilding and any(
+                    _changes_body_set(p.name) for p in params):
+                self._check_body_set({p.name: p.value for p in params})
         except ValueError as err:
             return SetParametersResult(successful=False, reason=str(err))
         changes = {p.name: p.value for p in params if p.name in RUNTIME}
@@ -247,6 +278,30 @@ class CollisionMonitorNode(LifecycleNode):
             return SetParametersResult(successful=False, reason=str(err))
         return SetParametersResult(successful=True)
 
+    def _check_body_set(self, changes):
+        """Raise ValueError naming what is wrong with the configuration that the current
+        parameters with `changes` (name -> value) would give; nothing is declared."""
+        given = self._parameter_overrides
+
+        def value(name, default):
+            if name in changes:
+                return changes[name]
+            if self.has_parameter(name):
+                return self._value(name)
+            return given[name].value if name in given else default
+
+        values = {p.name: value(p.name, p.default) for p in GLOBAL_PARAMETERS}
+        body_values = {n: {p.name: value(f'{n}.{p.name}', p.default) for p in BODY_PARAMETERS}
+                       for n in body_names(values['bodies'])}
+        source_values = {n: {p.name: value(f'{n}.{p.name}', p.default)
+                             for p in SOURCE_PARAMETERS}
+                         for n in source_names(values['sources'])}
+        config = build_config(values, body_values, source_values, self._waiting(body_values))
+        tf_body = next((b.name for b in config.bodies if b.tf_frame), None)
+        if tf_body is not None and not self._frames.available:
+            raise ValueError(f'{tf_body}.tf_frame: tracking a body from tf needs tf2_ros, '
+                             f'which is not installed')
+
     def _apply_parameters(self, params):
         if self.monitor is None or self._rebuilding:
             return
@@ -254,15 +309,14 @@ class CollisionMonitorNode(LifecycleNode):
         if changes:
             self.monitor.apply_runtime(runtime_update(self.monitor.config, changes))
             self.get_logger().info(f'parameters changed: {sorted(changes)}')
-        if any(p.name in REBUILT or '.' in p.name and p.name.split('.')[0] != 'gate'
-               for p in params):
+        if any(_changes_body_set(p.name) for p in params):
             self._rebuild()
 
     def _rebuild(self):
         """Bodies or sources changed while running: a monitor for the new set (declaring the
         new bodies' parameters), carrying each body's state by name, and subscriptions for
-        its topics.  An incomplete new body (no footprint or pose source yet) leaves the old
-        set running, with an error naming what is missing, until its parameters are set."""
+        its topics.  `_validate_parameters` accepted the change only after checking the
+        configuration it makes (`_check_body_set`)."""
         self._rebuilding = True  # declaring the new parameters calls back here
         try:
             config = self._read_config()
@@ -271,14 +325,14 @@ class CollisionMonitorNode(LifecycleNode):
             return
         finally:
             self._rebuilding = False
-        tf_body = next((b.name for b in config.bodies if b.tf_frame), None)
-        if tf_body is not None and not self._frames.available:
-            self.get_logger().error(f'body set not changed: invalid parameter {tf_body}.tf_frame:'
-                                    f' tracking a body from tf needs tf2_ros')
-            return
         self.monitor = self.monitor.rebuilt(config)
         self._subscribe_inputs(config)
         self.get_logger().info(f'{len(config.bodies)} bodies: {", ".join(self.monitor.names)}')
+        for body in config.bodies:
+            lacks = waiting_for(body)
+            if lacks:
+                self.get_logger().warn(f'body {body.name!r} is inactive until it has {lacks} '
+                                       f'(its parameters {body.name}.*)')
 
     # interfaces ----------------------------------------------------------------------------
     def _create_interfaces(self, config):
@@ -411,32 +465,63 @@ class CollisionMonitorNode(LifecycleNode):
             name = self.monitor.names[k]
             if len(msg.polygon.points) > limit:  # refused before converting anything
                 self.monitor.refuse(k, BAD_FOOTPRINT)
-                self.get_logger().warn(f'footprint of {name!r} refused: '
-                                       f'{len(msg.polygon.points)} vertices, more than '
-                                       f'max_vertices = {limit}')
+                self._note(name, f'more than max_vertices = {limit} vertices', '', 'footprint')
                 return
+            before = self.monitor.world.footprint(name) if self.monitor.has_footprint[k] else None
             error = self.monitor.footprint(k, polygon_points(msg))
             if error:
-                self.get_logger().warn(f'footprint of {name!r} refused: {error}')
-            else:
+                self._note(name, error, '', 'footprint')
+                return
+            self._note(name, None, '', 'footprint')
+            after = self.monitor.world.footprint(name)
+            if before is None or before.shape != after.shape or not np.array_equal(before,
+                                                                                   after):
                 self.get_logger().info(f'footprint of {name!r} updated '
                                        f'({len(msg.polygon.points)} vertices)')
         return callback
 
-    def _note(self, name, reason, frame):
-        """Log a body's input state when it changes (once per change, not per message)."""
-        previous = self._body_state.get(name)
-        self._body_state[name] = reason
-        if reason != previous and reason is not None:
-            detail = ''
-            if reason == WRONG_FRAME:
-                detail = f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
-                if not self._frames.available:
-                    detail += ': tf2_ros is not installed, so other frames are not transformed'
+    def _note(self, name, reason, frame, what='pose'):
+        """Log a body's (or source's) refused input the first time for each reason; later
+        refusals are counted (diagnostics, and a summary line every
+        `REFUSAL_SUMMARY_PERIOD` s).  A body accepted after a logged refusal is said so
+        once: inputs that alternate good and bad flood no log."""
+        key = (what, name)
+        previous = self._body_state.get(key)
+        self._body_state[key] = reason
+        if reason is None:
+            if previous is not None and key not in self._recovered:
+                self._recovered.add(key)
+                self.get_logger().info(f'{what} of {name!r} accepted again (later refusals '
+                                       f'are counted in /diagnostics)')
+            return
+        if (what, name, reason) in self._logged:
+            return
+        self._logged.add((what, name, reason))
+        detail = ''
+        if reason == WRONG_FRAME:
+            detail = f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
+            if not self._frames.available:
+                detail += ': tf2_ros is not installed, so other frames are not transformed'
+        self.get_logger().warn(f'{what} of {name!r} rejected: {reason}{detail}')
 
-            self.get_logger().warn(f'pose of {name!r} rejected: {reason}{detail}')
-        elif reason is None and previous is not None:
-            self.get_logger().info(f'pose of {name!r} accepted again')
+    def _summarize_refusals(self):
+        """One log line with the inputs refused since the last such line, by body and
+        reason, at most every `REFUSAL_SUMMARY_PERIOD` s."""
+        now = time.monotonic()
+        if now - self._summary_time < REFUSAL_SUMMARY_PERIOD:
+            return
+        counts = self.monitor.rejections
+        new = {key: counts[key] - self._summarized[key] for key in counts
+               if counts[key] > self._summarized[key]}
+        if not new:
+            return
+        self._summary_time = now
+        self._summarized = counts.copy()
+        top = sorted(new.items(), key=lambda kv: -kv[1])
+        text = ', '.join(f'{name!r} {reason} x{n}' for (name, reason), n in top[:8])
+        more = f' and {len(top) - 8} more' if len(top) > 8 else ''
+        self.get_logger().warn(f'refused in the last {REFUSAL_SUMMARY_PERIOD:g} s: '
+                               f'{text}{more}')
 
     def _on_enable(self, request, response):
         self.monitor.enabled = bool(request.data)
@@ -453,13 +538,13 @@ class CollisionMonitorNode(LifecycleNode):
         if self._pub_cmd is None:
             return
         twist = msg.twist if self._stamped else msg
-        s = self.monitor.gate_scale(twist.linear.x, twist.linear.y, twist.angular.z)
+        command, reason = self.monitor.gate_command(
+            (twist.linear.x, twist.linear.y, twist.linear.z, twist.angular.x, twist.angular.y,
+             twist.angular.z))
+        self._note(self.monitor.config.gate.body, reason, '', 'command')
         out = Twist()
-        out.linear.x, out.linear.y, out.linear.z = (twist.linear.x * s, twist.linear.y * s,
-                                                    twist.linear.z * s)
-        out.angular.x, out.angular.y, out.angular.z = (twist.angular.x * s,
-                                                       twist.angular.y * s,
-                                                       twist.angular.z * s)
+        (out.linear.x, out.linear.y, out.linear.z,
+         out.angular.x, out.angular.y, out.angular.z) = command
         self._pub_cmd.publish(TwistStamped(header=msg.header, twist=out) if self._stamped
                               else out)
 
@@ -513,9 +598,12 @@ class CollisionMonitorNode(LifecycleNode):
         if self._pub_markers.get_subscription_count() > 0 and monitor.markers_due(now):
             self._pub_markers.publish(out.markers(report, monitor.world, names, stamp_ns,
                                                   frame_id))
-        if self._pub_cmd is not None:
-            cmd_age = self._now() - self._cmd_time  # the node's clock: sim time too
-            if cmd_age > monitor.config.gate.cmd_timeout and not self._cmd_stale:
+        if self._pub_cmd is not None and not self._cmd_stale:
+            # the node's clock: sim time too.  A command from before the clock went back
+            # belongs to another time line: zero until a new command comes
+            cmd_age = self._now() - self._cmd_time
+            if (cmd_age > monitor.config.gate.cmd_timeout or cmd_age < 0.0
+                    or report.clock_jumped):
                 self._cmd_stale = True
                 self._pub_cmd.publish(self._zero_command())
         elapsed = time.perf_counter() - started
@@ -540,6 +628,7 @@ class CollisionMonitorNode(LifecycleNode):
 
     def _publish_health(self):
         m = self.monitor
+        self._summarize_refusals()
         times = np.array(self._tick_times) * 1e3 if self._tick_times else np.zeros(1)
         self._tick_times.clear()
         active, stale, rejected = m.health()
@@ -560,6 +649,12 @@ class CollisionMonitorNode(LifecycleNode):
         header.stamp = self.get_clock().now().to_msg()
         self._pub_health.publish(DiagnosticArray(
             header=header, status=[health_status(f'{self.get_name()}: monitor', stats)]))
+
+
+def _changes_body_set(name):
+    """Whether parameter `name` changes the body set: bodies, sources, or a parameter of a
+    body or a source (``<name>.<parameter>``; ``gate.*`` is run-time)."""
+    return name in REBUILT or '.' in name and name.split('.')[0] != 'gate'
 
 
 def make_executor(kind='events'):
@@ -593,7 +688,12 @@ def main(args=None):
     try:
         rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     except RuntimeError as err:  # rcl could not read the arguments or a parameter file
-        print(f'[ERROR] [collision_monitor]: cannot start: {err}', file=sys.stderr)
+        hint = ''
+        if 'Sequences cannot be key' in str(err):
+            # rcl's YAML parser names no parameter for a nested list
+            hint = ('; a nested list? a footprint is a string, quoted as Nav2 writes it: '
+                    'footprint: "[[0.5, 0.3], [-0.5, 0.3], [-0.5, -0.3], [0.5, -0.3]]"')
+        print(f'[ERROR] [collision_monitor]: cannot start: {err}{hint}', file=sys.stderr)
         return 1
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
