@@ -105,6 +105,30 @@ def test_contacts_and_warnings_read_back_exactly(origin):
     assert warned.time_to_collision == fc.time
     assert np.array_equal(warned.point, fc.point) and np.array_equal(warned.normal, fc.normal)
     assert (warned.vertex, warned.edge) == (fc.vertex, fc.edge)
+    # each body in its field: the named vertex of vertex_body, moved as the world's default
+    # predictor moves it (the seed's point model: v + w x r and the centripetal -w^2 r; b at
+    # rest), is the point, and the point is on edge_body's named edge
+    poses = {'b': (x + 0.7, y + 0.2, -0.2, 0.0, 0.0, 0.0), 'c': (x + 3.0, y, 0.0, -1.0, 0.1, 0.2)}
+
+    def vertex_at(body, k, t):
+        px, py, yaw, vx, vy, w = poses[body]
+        c, s = np.cos(yaw), np.sin(yaw)
+        ox, oy = square[k][0] * c - square[k][1] * s, square[k][0] * s + square[k][1] * c
+        return np.array([px + ox + (vx - w * oy) * t - 0.5 * w * w * ox * t * t,
+                         py + oy + (vy + w * ox) * t - 0.5 * w * w * oy * t * t])
+
+    t = warned.time_to_collision
+    np.testing.assert_allclose(vertex_at(warned.vertex_body, warned.vertex, t), warned.point,
+                               atol=1e-9)
+    p, q = (vertex_at(warned.edge_body, (warned.edge + k) % 4, t) for k in (0, 1))
+    assert abs(np.cross(q - p, warned.point - p)) < 1e-9 and warned.vertex_body != warned.edge_body
+
+
+def test_times_are_written_with_nine_nanosecond_digits():
+    """sec.nanosec with the nanoseconds zero-padded: 1.234 us after 5 s is 5.000001234."""
+    from collision_monitor.ros.messages import TimeBase
+    assert TimeBase(5 * 10**9).text(1.234e-6) == '5.000001234'
+    assert TimeBase(0).text(7.5) == '7.500000000'
 
 
 def test_numbers_have_no_negative_zero():

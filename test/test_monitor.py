@@ -384,6 +384,80 @@ def test_in_contact_a_command_away_passes_and_one_into_it_stops():
     assert m.gate_scale(0.0, -0.5, 0.0) == 1.0
 
 
+def settled(m, poses, ticks=(0.0, 0.1, 0.2)):
+    """Feed the same poses at each tick time and tick; return the last report."""
+    for t in ticks:
+        feed(m, t, poses)
+        report = m.tick(t)
+    return report
+
+
+def test_the_gated_robot_listed_after_the_box_it_touches_is_gated_the_same():
+    """bodies: [box, robot] (the robot is the pair's second body): pushing into the box it
+    touches stops, backing away passes."""
+    m = Monitor(config({'box': body(pose_topic='/b'), 'robot': body(pose_topic='/r')},
+                       **{'gate.enabled': True, 'gate.body': 'robot'}))
+    report = settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (0.9, 0.0, 0.0)})
+    assert [tuple(p) for p in report.contacts.pairs.tolist()] == [(0, 1)]
+    assert m.gate_scale(0.5, 0.0, 0.0) == 0.0
+    assert m.gate_scale(-0.5, 0.0, 0.0) == 1.0
+
+
+def test_turning_a_corner_into_a_box_stops_and_turning_it_away_passes():
+    """A long box overlaps only the robot's front-right corner, 5 cm deep from below (the
+    contact normal -y, from robot to box): turning clockwise drives that corner down into
+    it (w x r at (0.5, -0.5) is (-0.5, -0.5) for w = -1), counter-clockwise lifts it off."""
+    m = gate_monitor()
+    box = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
+    assert m.footprint(m.index['box'], text=box) is None
+    report = settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (0.8, -0.95, 0.0)})
+    assert len(report.contacts) == 1
+    np.testing.assert_allclose(report.contacts[0].normal, [0.0, -1.0], atol=1e-12)
+    assert m.gate_scale(0.0, 0.0, -1.0) == 0.0
+    assert m.gate_scale(0.0, 0.0, 1.0) == 1.0
+
+
+def test_a_fresh_robot_without_its_footprint_yet_is_stopped():
+    """Poses arrive but the footprint (from its topic) has not: the robot takes part in no
+    tick, so the gate cannot judge a command and stops it."""
+    m = Monitor(config({'robot': body(pose_topic='/r', footprint='', footprint_topic='/fp'),
+                        'box': body(pose_topic='/b')},
+                       **{'gate.enabled': True, 'gate.body': 'robot'}))
+    report = settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (30.0, 0.0, 0.0)})
+    assert not report.active[m.index['robot']] and report.stale == []
+    assert m.gate_scale(0.3, 0.0, 0.0) == 0.0
+
+
+def test_with_stop_and_slowdown_time_equal_a_meeting_at_that_time_stops():
+    """stop_time == slowdown_time (allowed: a hard stop, no slowdown band): a command that
+    meets the box exactly then (faces 2 m apart at 2 m/s: 1 s) gives 0; slower passes."""
+    bodies = {'robot': body(pose_topic='/r'), 'box': body(pose_topic='/b')}
+    m = Monitor(config(bodies, **{'gate.enabled': True, 'gate.body': 'robot',
+                                  'gate.stop_time': 1.0, 'gate.slowdown_time': 1.0}))
+    settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (3.0, 0.0, 0.0)})
+    assert m.gate_scale(2.0, 0.0, 0.0) == 0.0
+    assert m.gate_scale(1.9, 0.0, 0.0) == 1.0
+
+
+def test_two_ticks_at_the_same_clock_reading_are_no_clock_jump():
+    """tick_on_source under sim time can tick twice at one reading: no reset, and the
+    warning stays."""
+    m = two_movers(trigger_ticks=1)
+    approach(m, 0.1)
+    report = m.tick(0.08)  # the last tick of approach was at 0.08
+    assert not report.clock_jumped
+    assert [w[:2] for w in report.warnings] == [(0, 1)]
+
+
+def test_a_pose_exactly_pose_timeout_old_is_not_stale():
+    m = two_movers(pose_timeout=0.5)
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    report = m.tick(0.5)
+    assert report.stale == [] and report.active[:2].tolist() == [True, True]
+    report = m.tick(0.5 + 1e-9)
+    assert report.stale == [0, 1]
+
+
 @pytest.mark.parametrize('bad', [(math.nan, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, math.inf),
                                  (0, 0, math.nan, 0, 0, 0), (2e3, 0, 0, 0, 0, 0),
                                  (0, 0, 0, 0, 0, -2e3)])

@@ -111,6 +111,8 @@ def test_the_example_configuration_loads_in_a_namespace(tmp_path):
     code, log = run(tmp_path, (ROOT / 'config' / 'collision_monitor.yaml').read_text(),
                     namespace='/fleet')
     assert code is None and '4 bodies' in log and 'active:' in log and not errors(log), log
+    # every body's and the bulk source's parameters are known: not one unknown named
+    assert 'unknown parameter' not in log, log
 
 
 def test_a_configured_node_keeps_its_start_up_out_of_the_collector(tmp_path):

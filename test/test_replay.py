@@ -90,6 +90,9 @@ def test_replay_warns_then_reports_the_contact(tmp_path, params):
     rows = list(csv.DictReader(open(f'{tmp_path / "out"}.csv')))
     assert rows[0]['pair'] == 'a|b'
     assert float(rows[0]['contact_start']) == pytest.approx(T0 * 1e-9 + 3.0, abs=1e-6)
+    # the contact lasts to the end of the bag: it ends at the last tick, on the last poses
+    # (3.98 s at 50 Hz)
+    assert float(rows[0]['contact_end']) == pytest.approx(T0 * 1e-9 + 3.98, abs=1e-6)
     assert (tmp_path / 'out.png').stat().st_size > 1000
 
 
