@@ -19,7 +19,24 @@ SOURCE_HASH := $(shell cat $$(find collision_monitor -name '*.py' | LC_ALL=C sor
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 export PYTHONUNBUFFERED := 1
 
-.PHONY: demo test test-nojit bench soak mutants clean-cache clean
+.PHONY: demo test test-full-ros test-nojit bench soak mutants clean-cache clean
+
+# The full-ROS tests (test/full_ros: launch_testing, the real C++ and Python tf2_ros) run in
+# a venv of their own, built from ../shared/ros-kit (about 5 minutes on 2 cores; the kit
+# patches the venv it builds into, so never .venv).  It lives outside the checkout, named
+# after the kit's files and setup.py, so that every clone on this machine reuses it while
+# it is complete and a change of either builds a new one.  The package is installed into it
+# from this checkout on each run, not editable: launch_ros finds the node through the ament
+# index entries of setup.py's data_files, which an editable install leaves out.
+# SKIP_FULL_ROS=1 leaves these tests out.
+KIT := ../shared/ros-kit
+KIT_HASH := $(shell { find $(KIT) -type f 2>/dev/null | LC_ALL=C sort | xargs -r cat; \
+	cat setup.py; } | sha1sum | cut -c1-12)
+ROS_VENVS := $(HOME)/.cache/collision_monitor
+ROS_VENV := $(ROS_VENVS)/venv-ros-$(KIT_HASH)
+ROS_PY := $(ROS_VENV)/bin/python
+ROS_STAMP := $(ROS_VENV)/.complete
+SKIP_FULL_ROS ?=
 
 $(STAMP): setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +46,18 @@ $(STAMP): setup.py
 
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[ros,test,demo,replay,bench]'
+	touch $@
+
+$(ROS_STAMP):
+	@[ -x $(KIT)/build.sh ] || { echo "make: $(KIT) is missing: the launch and tf2 tests"\
+	  "need it (a clean clone with ../shared beside it); SKIP_FULL_ROS=1 leaves them out"; exit 1; }
+	find $(ROS_VENVS) -mindepth 1 -maxdepth 1 -name 'venv-ros-*' -exec rm -rf {} + \
+		2>/dev/null || true
+	$(PYTHON) -m venv $(ROS_VENV)
+	bash $(KIT)/build.sh $(ROS_VENV) > $(ROS_VENV).log 2>&1 \
+		|| { tail -30 $(ROS_VENV).log; echo "make: the ros-kit build failed (log:"\
+		     "$(ROS_VENV).log)"; rm -rf $(ROS_VENV); exit 1; }
+	$(ROS_PY) -m pip install --quiet '.[ros]' pytest hypothesis
 	touch $@
 
 demo: $(STAMP)
@@ -55,7 +84,42 @@ test: $(STAMP)
 	wait $$checked; bounds=$$?; \
 	echo "=== the engine tests with NUMBA_BOUNDSCHECK=1 (run alongside the suite):"; \
 	cat $$log; \
-	[ $$suite -eq 0 ] && [ $$bounds -eq 0 ]
+	full=0; \
+	if [ -n "$(SKIP_FULL_ROS)" ]; then echo "=== SKIP_FULL_ROS: launch and tf2 tests left out"; \
+	else $(MAKE) --no-print-directory test-full-ros; full=$$?; fi; \
+	[ $$suite -eq 0 ] && [ $$bounds -eq 0 ] && [ $$full -eq 0 ]
+
+# The launch and tf2 tests in the kit's venv: pytest over test/full_ros (tf2 over DDS; the
+# pytest plugin of launch_testing is refused by pytest 9, so it is left out), then each
+# launch test through launch_testing's own runner, in a ROS domain of its own.  The node's
+# kernels are compiled first into a cache of that venv's own, for both copies of the
+# package: the checkout's (the tests' harness starts the node from it) and the installed
+# one (launch_ros starts that); numba keys its cache by the source file's path.
+ROS_NUMBA_CACHE := $(CURDIR)/.numba_cache_ros/$(SOURCE_HASH)
+LAUNCH_TESTS := $(sort $(wildcard test/full_ros/launch_*.py))
+test-full-ros: $(ROS_STAMP)
+	@echo "=== the launch and tf2 tests, in $(ROS_VENV)"
+	$(ROS_PY) -m pip install --quiet --no-deps --force-reinstall .
+	find .numba_cache_ros -mindepth 1 -maxdepth 1 ! -name $(SOURCE_HASH) \
+		-exec rm -rf {} + 2>/dev/null || true
+	for where in $(CURDIR) /; do (cd $$where && NUMBA_CACHE_DIR=$(ROS_NUMBA_CACHE) \
+		$(abspath $(ROS_PY)) -c 'from collision_monitor.monitor.monitor import warmup; warmup()') \
+		|| exit 1; done
+	@status=0; domain=$$(( 100 + $$$$ % 50 )); \
+	NUMBA_CACHE_DIR=$(ROS_NUMBA_CACHE) AMENT_PREFIX_PATH=$(ROS_VENV) ROS_DOMAIN_ID=$$domain \
+		$(ROS_PY) -m pytest -p no:launch_testing --capture=sys test/full_ros || status=1; \
+	for t in $(LAUNCH_TESTS); do \
+		domain=$$(( domain + 1 )); log=$$(mktemp); \
+		NUMBA_CACHE_DIR=$(ROS_NUMBA_CACHE) AMENT_PREFIX_PATH=$(ROS_VENV) \
+		ROS_DOMAIN_ID=$$domain $(ROS_PY) -c 'import sys; from launch_testing.launch_test \
+			import main; sys.argv = ["launch_test", sys.argv[1]]; sys.exit(main())' $$t \
+			> $$log 2>&1; code=$$?; \
+		echo "=== launch_test $$t (ROS_DOMAIN_ID=$$domain): exit $$code," \
+			"$$(grep -c '^OK$$' $$log) test runs OK"; \
+		if [ $$code -ne 0 ]; then status=1; grep -v '\[DEBUG\]' $$log | tail -60; fi; \
+		rm -f $$log; \
+	done; \
+	exit $$status
 
 # The kernels as plain Python (for coverage and tracebacks); slow, so only the engine tests.
 test-nojit: $(STAMP)
@@ -78,7 +142,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
 
 clean-cache:
-	rm -rf .numba_cache .numba_cache_boundscheck .numba_cache_mutants
+	rm -rf .numba_cache .numba_cache_boundscheck .numba_cache_mutants .numba_cache_ros
 
 clean: clean-cache
 	rm -rf $(VENV) build install log .mutmut-cache .mutmut-busy .mutmut-lines.patch

@@ -11,9 +11,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Test-wide settings: one numba cache, DDS on loopback with a domain of our own, hypothesis."""
+"""Test-wide settings: one numba cache, DDS on loopback with a domain of our own, hypothesis,
+and test/full_ros left to the venv that has tf2_ros."""
 
 import hashlib
+import importlib.util
 import os
 import pathlib
 
@@ -30,6 +32,10 @@ os.environ.pop('ROS_LOCALHOST_ONLY', None)  # deprecated; would override the ran
 os.environ.setdefault('ROS_DOMAIN_ID', str(20 + os.getpid() % 80))
 
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+# test/full_ros needs tf2_ros and launch_testing: it runs in the ros-kit's venv
+# (`make test-full-ros`, part of `make test`), not in the main one
+collect_ignore = [] if importlib.util.find_spec('tf2_ros') else ['full_ros']
 
 settings.register_profile(
     'default', max_examples=150, deadline=None,

@@ -14,6 +14,7 @@
 """The node over real DDS: a child process, talked to by a test node in its own domain."""
 
 import math
+import pathlib
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray
@@ -31,6 +32,7 @@ from visualization_msgs.msg import MarkerArray
 from ros_harness import active_harness, Harness, LATCHED, pose_stamped, SENSOR, SQUARE
 
 pytestmark = pytest.mark.ros
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 PARAMS = f"""
@@ -521,3 +523,39 @@ def test_shutdown_while_active_stops_the_ticks_and_the_node_exits_cleanly(tmp_pa
         # spin_for fails as soon as the node dies
         h.spin_for(1.0)
         assert 'Traceback' not in h.log()
+
+
+def test_the_rviz_display_matches_what_the_node_publishes(harness):
+    """config/collision_monitor.rviz read as YAML, as rviz reads it: its MarkerArray display
+    subscribes (relative name, the node in the root namespace) to a topic the node publishes
+    as MarkerArray, with a reliability the publisher offers; it shows every marker namespace
+    the node uses; its fixed frame is the default frame_id."""
+    from rclpy.qos import ReliabilityPolicy
+    import yaml
+
+    from collision_monitor.monitor.config import default_values
+    from collision_monitor.ros.messages import MARKER_NAMESPACES
+    rviz = yaml.safe_load((ROOT / 'config' / 'collision_monitor.rviz').read_text())
+    manager = rviz['Visualization Manager']
+    (display,) = [d for d in manager['Displays']
+                  if d['Class'] == 'rviz_default_plugins/MarkerArray']
+    topic = '/' + display['Topic']['Value']
+    assert graph_topics(harness).get(topic) == ['visualization_msgs/msg/MarkerArray']
+    offered = {info.qos_profile.reliability
+               for info in harness.node.get_publishers_info_by_topic(topic)}
+    wanted = display['Topic']['Reliability Policy']
+    assert offered == {ReliabilityPolicy.RELIABLE} and wanted in ('Reliable', 'Best Effort')
+    assert set(display['Namespaces']) == set(MARKER_NAMESPACES)
+    assert manager['Global Options']['Fixed Frame'] == default_values()['frame_id']
+
+
+def graph_topics(h):
+    """The topics of the graph, once the node's publishers are discovered: name -> types."""
+    found = {}
+
+    def seen():
+        found.update(dict(h.node.get_topic_names_and_types()))
+        return '/collision_monitor/markers' in found
+
+    h.spin_until(seen, 30.0)
+    return found

@@ -11,34 +11,29 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""launch_testing test of the launch file (runs where ROS 2 is fully installed).
+"""launch_testing test of the launch file (the ros-kit's venv: `make test-full-ros`).
 
 Starts ``collision_monitor.launch.py`` with the example parameters, as is and in a namespace
 under another node name, publishes two poses that overlap, and waits for the contact on the
-node's own topic; after shutdown, checks the exit code.  Where
-``launch_testing`` is not installed (plain PyPI wheels), pytest skips this module.
+node's own topic; after shutdown, checks the exit code.
 """
 
 import os
 import time
 import unittest
 
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import PoseStamped
+from launch import LaunchDescription
+from launch.actions import IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+import launch_testing.actions
+import launch_testing.asserts
 import pytest
-
-launch_testing = pytest.importorskip('launch_testing')
-pytest.importorskip('launch_ros')
-
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402, I100
-from geometry_msgs.msg import PoseStamped  # noqa: E402
-from launch import LaunchDescription  # noqa: E402
-from launch.actions import IncludeLaunchDescription  # noqa: E402
-from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
-import launch_testing.actions  # noqa: E402
-import launch_testing.asserts  # noqa: E402
-import rclpy  # noqa: E402
+import rclpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @pytest.mark.launch_test

@@ -11,35 +11,30 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""launch_testing test of frames through tf2 (runs where ROS 2 with tf2_ros is installed).
+"""launch_testing test of frames through tf2 (the ros-kit's venv: `make test-full-ros`).
 
 Starts the launch file and a static transform map -> odom (1 m along x); the cart's poses
 are published in odom, and the contact with the shelf (in map) is reported only through
-that transform.  Skipped where launch_testing or tf2_ros is not installed.
+that transform.
 """
 
 import os
 import time
 import unittest
 
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import PoseStamped
+from launch import LaunchDescription
+from launch.actions import IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch_ros.actions import Node
+import launch_testing.actions
+import launch_testing.asserts
 import pytest
-
-launch_testing = pytest.importorskip('launch_testing')
-pytest.importorskip('launch_ros')
-pytest.importorskip('tf2_ros')
-
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402, I100
-from geometry_msgs.msg import PoseStamped  # noqa: E402
-from launch import LaunchDescription  # noqa: E402
-from launch.actions import IncludeLaunchDescription  # noqa: E402
-from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
-from launch_ros.actions import Node  # noqa: E402
-import launch_testing.actions  # noqa: E402
-import launch_testing.asserts  # noqa: E402
-import rclpy  # noqa: E402
+import rclpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @pytest.mark.launch_test
