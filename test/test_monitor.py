@@ -556,3 +556,15 @@ def test_markers_come_at_their_rate_on_a_jittery_clock(tick_rate, marker_rate, e
     m.tick(times[-1])
     m.tick(0.0)  # the clock jumped back
     assert m.markers_due(0.0)
+
+
+def test_a_pair_in_contact_is_never_also_warned_of():
+    """Warnings are for pairs not touching: once b reaches a, the pair is in the contacts and
+    out of the warnings on the same tick, the release hold notwithstanding; warned before."""
+    m = two_movers(trigger_ticks=1, release_ticks=5)
+    reports = approach(m, 3.0)
+    touching = [r for r in reports if len(r.contacts)]
+    assert touching and any(r.warnings for r in reports[:len(reports) - len(touching)])
+    for r in touching:
+        assert [tuple(p) for p in r.contacts.pairs.tolist()] == [(0, 1)]
+        assert r.warnings == []

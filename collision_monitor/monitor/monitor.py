@@ -371,14 +371,16 @@ class Monitor:
         predictions = self.world.predict(cfg.horizon)
         # rows in Python: a tick predicts a few pairs, and after a pause between messages
         # the numpy calls cost more than the loop (measured: 31 us against 9)
-        ignored, predicted = self._ignored, {}
+        ignored, predicted, touching = self._ignored, {}, []
         for c, (pair, t) in enumerate(zip(predictions.pairs.tolist(),
                                           predictions.time.tolist())):
-            if t > 0.0:  # touching now: time 0
-                pair = tuple(pair)
+            pair = tuple(pair)
+            if t > 0.0:
                 if pair not in ignored:
                     predicted[pair] = c
-        report.warnings = self._debounce(predicted, predictions)
+            else:  # touching now: time 0
+                touching.append(pair)
+        report.warnings = self._debounce(predicted, predictions, touching)
         return report
 
     def detect(self, report):
@@ -417,12 +419,15 @@ class Monitor:
         self._last_markers = now
         return True
 
-    def _debounce(self, predicted, predictions):
+    def _debounce(self, predicted, predictions, touching):
         """The warnings ``(i, j, FirstContact)`` after this tick's `predicted` pairs (pair:
         row of `predictions`): a pair is warned of once predicted `trigger_ticks` ticks in a
         row, and stays warned with its last prediction until missing `release_ticks` ticks in
-        a row."""
+        a row, or at once when `touching` (warnings are for pairs not touching: the contact
+        is reported instead)."""
         cfg, states = self.config, self._pairs
+        for pair in touching:
+            states.pop(pair, None)
         for pair, row in predicted.items():
             st = states.get(pair)
             if st is None:
