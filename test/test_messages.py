@@ -135,3 +135,37 @@ def test_numbers_have_no_negative_zero():
     from collision_monitor.ros.messages import number_text
     assert number_text(-0.0) == '0.0' and number_text(np.float64(-0.0)) == '0.0'
     assert float(number_text(0.1 + 0.2)) == 0.1 + 0.2
+
+
+@given(st.lists(st.tuples(st.floats(-1e3, 1e3, width=32), st.floats(-1e3, 1e3, width=32)),
+                max_size=40), st.from_regex(r'[a-z_/0-9]{0,12}', fullmatch=True),
+       st.integers(0, 2**31 - 1),
+       st.integers(0, 10**9 - 1))
+def test_the_raw_polygon_reader_matches_the_serializer(points, frame, sec, nanosec):
+    """rclpy's own serialization of a PolygonStamped reads back as its x, y (float32 as
+    written), frame and stamp."""
+    from geometry_msgs.msg import Point32, PolygonStamped
+    from collision_monitor.ros.messages import polygon_from_cdr
+    msg = PolygonStamped()
+    msg.header.frame_id = frame
+    msg.header.stamp.sec, msg.header.stamp.nanosec = sec, nanosec
+    msg.polygon.points = [Point32(x=x, y=y, z=1.5) for x, y in points]
+    stamp, got_frame, got = polygon_from_cdr(serialize_message(msg), 64)
+    assert stamp == sec * 10**9 + nanosec and got_frame == frame
+    assert got.shape == (len(points), 2) and got.dtype == np.float64
+    assert got.tolist() == [[float(np.float32(x)), float(np.float32(y))] for x, y in points]
+
+
+def test_a_polygon_over_the_limit_or_cut_short_is_refused_unread():
+    from geometry_msgs.msg import Point32, PolygonStamped
+    from collision_monitor.ros.messages import polygon_from_cdr
+    msg = PolygonStamped()
+    msg.header.frame_id = 'map'
+    msg.polygon.points = [Point32(x=float(k), y=0.0) for k in range(10)]
+    data = serialize_message(msg)
+    with pytest.raises(ValueError, match='10 vertices, more than max_vertices = 9'):
+        polygon_from_cdr(data, 9)
+    with pytest.raises(ValueError, match='truncated'):
+        polygon_from_cdr(data[:-1], 64)
+    with pytest.raises(ValueError, match='CDR'):
+        polygon_from_cdr(b'\x01\x02' + data[2:], 64)

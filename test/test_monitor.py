@@ -568,3 +568,34 @@ def test_a_pair_in_contact_is_never_also_warned_of():
     for r in touching:
         assert [tuple(p) for p in r.contacts.pairs.tolist()] == [(0, 1)]
         assert r.warnings == []
+
+
+def test_a_footprint_posed_in_the_world_is_brought_into_the_body_frame_at_its_stamp():
+    """Nav2's published_footprint is the footprint placed at the robot's pose, in the global
+    frame: taken at its stamp through the body's pose there (linear between the samples
+    around it), it is the footprint in the body frame again."""
+    m = two_movers()
+    body_frame = np.array([[0.6, 0.3], [-0.4, 0.3], [-0.4, -0.3], [0.6, -0.3]])
+    for t, x, yaw in ((0.0, 1.0, 0.2), (0.1, 2.0, 0.4)):  # at 0.05: (1.5, 0, 0.3)
+        feed(m, t, {'a': (x, 0.0, yaw)})
+    c, s = math.cos(0.3), math.sin(0.3)
+    posed = body_frame @ np.array([[c, s], [-s, c]]) + [1.5, 0.0]
+    assert m.footprint_in(m.index['a'], 0.05, 'map', posed, 0.1) is None
+    np.testing.assert_allclose(m.world.footprint('a'), body_frame, atol=1e-12)
+    # in another frame it is the body frame already
+    assert m.footprint_in(m.index['a'], 0.05, 'base_link', posed, 0.1) is None
+    np.testing.assert_allclose(m.world.footprint('a'), posed, atol=1e-12)
+    # stamped before the history: no pose to bring it in with
+    assert 'no pose' in m.footprint_in(m.index['a'], -1.0, 'map', posed, 0.1)
+
+
+def test_a_body_pose_at_a_time_comes_from_its_history():
+    m = two_movers(pose_timeout=0.5)
+    feed(m, 0.0, {'a': (0.0, 0.0, 3.0)})
+    feed(m, 1.0, {'a': (2.0, 4.0, -3.0)})  # yaw unwrapped: -3 is 2 pi - 3 beyond 3
+    x, y, yaw = m.pose_at(m.index['a'], 0.25)
+    assert (x, y) == pytest.approx((0.5, 1.0))
+    assert yaw == pytest.approx(3.0 + (2 * math.pi - 6) / 4)
+    assert m.pose_at(m.index['a'], 1.5) == pytest.approx((2.0, 4.0, 2 * math.pi - 3.0))
+    assert m.pose_at(m.index['a'], 1.6) is None and m.pose_at(m.index['a'], -0.1) is None
+    assert m.pose_at(m.index['wall'], 123.0) == (10.0, 0.0, 0.0)

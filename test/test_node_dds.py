@@ -23,6 +23,7 @@ from geometry_msgs.msg import (Point32, PolygonStamped, Pose, PoseArray, PoseSta
 from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from nav_msgs.msg import Odometry
+import numpy as np
 import pytest
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import SetParameters
@@ -559,3 +560,60 @@ def graph_topics(h):
 
     h.spin_until(seen, 30.0)
     return found
+
+
+def polygon_cdr(frame, count):
+    """A serialized PolygonStamped of `count` points at the origin, built as bytes (three
+    million Point32 objects would take the test longer than the node)."""
+    import struct
+    name = frame.encode() + b'\0'
+    head = struct.pack('<iII', 0, 0, len(name)) + name
+    head += b'\0' * (-len(head) % 4)
+    return b'\x00\x01\x00\x00' + head + struct.pack('<I', count) + bytes(12 * count)
+
+
+def test_a_huge_footprint_message_stalls_no_other_body(harness):
+    """A PolygonStamped of three million points (36 MB) on c's footprint topic is refused
+    for its size, and a|b go on being reported at the tick rate meanwhile (converting the
+    whole message first stalled every report for seconds)."""
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub_a = h.node.create_publisher(PoseStamped, '/t/a', SENSOR)
+    pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
+    pub_fp = h.node.create_publisher(PolygonStamped, '/t/c_footprint', LATCHED)
+
+    def publish():
+        pub_a.publish(pose_stamped(h, 100.0, 0.0))
+        pub_b.publish(odometry(h, 100.6, 0.0, 0.0))
+
+    assert h.spin_until(lambda: statuses(contacts, 'a|b'), 30.0, publish), h.log()
+    pub_fp.publish(polygon_cdr('c', 3_000_000))
+    refused = "footprint of 'c' rejected: 3000000 vertices, more than max_vertices = 64"
+    assert h.spin_until(lambda: refused in h.log(), 60.0, publish), h.log()
+    start = time.monotonic()
+    h.spin_until(lambda: time.monotonic() > start + 1.0, 10.0, publish)
+    times = [t for t, m in contacts if any(s.name == 'a|b' for s in m.status)]
+    gaps = np.diff(times)
+    assert gaps.max() < 1.0, (gaps.max(), h.log())
+
+
+def test_a_footprint_posed_in_the_fixed_frame_is_taken_at_the_body_pose(harness):
+    """c stands at x = 17 in map; its footprint arrives as Nav2 publishes
+    published_footprint, placed in map (x 15.9 to 19.6): in c's frame it reaches 2.6 m ahead,
+    so c touches the wall (faces at 19.5).  Taken as a body-frame footprint it would lie 17 m
+    further on, touching nothing."""
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub_c = h.node.create_publisher(PoseStamped, '/t/c', SENSOR)
+    pub_fp = h.node.create_publisher(PolygonStamped, '/t/c_footprint', LATCHED)
+    keep_c = lambda: pub_c.publish(pose_stamped(h, 17.0, 0.0))  # noqa: E731
+    assert h.spin_until(lambda: contacts and 'c|wall' not in {s.name for s in
+                                                              contacts[-1][1].status},
+                        30.0, keep_c)
+    fp = PolygonStamped()
+    fp.header.frame_id = 'map'
+    fp.header.stamp = h.now()
+    fp.polygon.points = [Point32(x=x, y=y) for x, y in
+                         ((15.9, -0.3), (19.6, -0.3), (19.6, 0.3), (15.9, 0.3))]
+    pub_fp.publish(fp)
+    assert h.spin_until(lambda: statuses(contacts, 'c|wall'), 30.0, keep_c), h.log()

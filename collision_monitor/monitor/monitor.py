@@ -299,6 +299,50 @@ class Monitor:
         self.has_footprint[b] = True
         return None
 
+    def footprint_in(self, b, stamp, frame, points, now):
+        """Take a footprint message of body b: points (n, 2) in `frame`, stamped `stamp`
+        (s; None for an unstamped one, taken at `now`).
+
+        In `frame_id` the footprint is posed in the world, as Nav2's costmap publishes
+        ``published_footprint``: it is brought into the body frame through the body's pose
+        at its stamp (`pose_at`), ``R(-yaw) (p - (x, y))``.  In any other frame it is in the
+        body frame already.  Returns the reason when refused (the old footprint stays),
+        else None.
+        """
+        points = np.asarray(points, dtype=FLOAT)
+        if frame == self.config.frame_id:
+            pose = self.pose_at(b, now if stamp is None else stamp)
+            if pose is None:
+                self.refuse(b, BAD_FOOTPRINT)
+                return (f'footprint in {frame!r} stamped where the body has no pose to '
+                        f'bring it into its own frame')
+            x, y, yaw = pose
+            c, s = math.cos(yaw), math.sin(yaw)
+            dx, dy = points[:, 0] - x, points[:, 1] - y
+            points = np.column_stack([c * dx + s * dy, -s * dx + c * dy])
+        return self.footprint(b, points=points)
+
+    def pose_at(self, b, t):
+        """Body b's pose ``(x, y, yaw)`` at time t (s): a static body's pose; else from its
+        pose history, linear between the two samples around t (yaw is unwrapped there), or
+        the newest sample when t is at most `pose_timeout` newer.  None when the history
+        does not reach t."""
+        if self.static[b]:
+            return tuple(self.world.poses[b].tolist())
+        h = self.history
+        ring = h.hist.shape[1]
+        rows = [h.hist[b, (h.head[b] - k) % ring] for k in range(int(h.count[b]))]
+        if not rows:
+            return None
+        if t >= rows[0][0]:
+            return tuple(rows[0][1:].tolist()) if t - rows[0][0] <= self.config.pose_timeout \
+                else None
+        for later, earlier in zip(rows, rows[1:]):
+            if earlier[0] <= t:
+                f = (t - earlier[0]) / (later[0] - earlier[0])
+                return tuple((earlier[1:] + f * (later[1:] - earlier[1:])).tolist())
+        return None
+
     def health(self):
         """Return (active bodies, stale bodies, {reason: rejections}) for diagnostics."""
         stale = int(np.count_nonzero(self._seen & ~self._fresh & ~self.static))

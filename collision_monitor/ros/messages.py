@@ -113,6 +113,38 @@ def pose_array_from_cdr(data, expected):
     before anything proportional to the message is allocated).
 
     """
+    order, stamp_ns, frame, count, pos = _header_and_count(data)
+    if count != expected:
+        raise ValueError(f'{count} poses for {expected} bodies')
+    if count == 0:
+        return stamp_ns, frame, np.zeros((0, 7))
+    pos = 4 + _align(pos, 8)  # alignment counts from the end of the encapsulation header
+    if pos + 56 * count > len(data):
+        raise ValueError('truncated message')
+    rows = np.frombuffer(data, dtype=order + 'f8', count=7 * count, offset=pos)
+    return stamp_ns, frame, rows.reshape(count, 7)
+
+
+def polygon_from_cdr(data, most):
+    """Read a serialized geometry_msgs/PolygonStamped: the header as `pose_array_from_cdr`
+    reads it, then the point count (uint32) and the points, 3 float32 each (4-aligned).
+
+    Returns ``(stamp in integer nanoseconds, frame_id, points)`` with points (n, 2) float64
+    (z dropped); raises ValueError for a malformed message or more than `most` points,
+    before anything proportional to the message is allocated.
+    """
+    order, stamp_ns, frame, count, pos = _header_and_count(data)
+    if count > most:
+        raise ValueError(f'{count} vertices, more than max_vertices = {most}')
+    if pos + 4 + 12 * count > len(data):
+        raise ValueError('truncated message')
+    points = np.frombuffer(data, dtype=order + 'f4', count=3 * count, offset=pos + 4)
+    return stamp_ns, frame, points.reshape(count, 3)[:, :2].astype(np.float64)
+
+
+def _header_and_count(data):
+    """A CDR message's encapsulation, std_msgs/Header and the count (uint32) of the sequence
+    that follows it: ``(byte order, stamp_ns, frame_id, count, offset of the count)``."""
     if len(data) < 16 or data[0] != 0 or data[1] not in (0, 1):
         raise ValueError('not a CDR-encoded message')
     order = '<' if data[1] == 1 else '>'
@@ -126,20 +158,7 @@ def pose_array_from_cdr(data, expected):
     if pos + 4 > len(data):
         raise ValueError('truncated message')
     (count,) = struct.unpack_from(order + 'I', data, pos)
-    if count != expected:
-        raise ValueError(f'{count} poses for {expected} bodies')
-    if count == 0:
-        return sec * 10**9 + nanosec, frame, np.zeros((0, 7))
-    pos = base + _align(pos + 4 - base, 8)
-    if pos + 56 * count > len(data):
-        raise ValueError('truncated message')
-    rows = np.frombuffer(data, dtype=order + 'f8', count=7 * count, offset=pos)
-    return sec * 10**9 + nanosec, frame, rows.reshape(count, 7)
-
-
-def polygon_points(msg):
-    """geometry_msgs/PolygonStamped to an (n, 2) array (z dropped)."""
-    return np.array([[p.x, p.y] for p in msg.polygon.points], dtype=float).reshape(-1, 2)
+    return order, sec * 10**9 + nanosec, frame, count, pos
 
 
 def number_text(value):

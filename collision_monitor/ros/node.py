@@ -46,7 +46,7 @@ from visualization_msgs.msg import MarkerArray
 
 from .cdr import warmup as cdr_warmup
 from .frames import Frames
-from .messages import (health_status, number_text, OutputWriter, polygon_points,
+from .messages import (health_status, number_text, OutputWriter, polygon_from_cdr,
                        pose_array_from_cdr, POSE_INPUTS, TimeBase)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
                               GLOBAL_PARAMETERS, QUIET_PERIODS, REBUILT, RUNTIME_PARAMETERS,
@@ -366,7 +366,7 @@ class CollisionMonitorNode(LifecycleNode):
             if body.footprint_topic:
                 subs.append(self.create_subscription(
                     PolygonStamped, body.footprint_topic, self._footprint_callback(k),
-                    FOOTPRINT_QOS[config.footprint_durability]))
+                    FOOTPRINT_QOS[config.footprint_durability], raw=True))
         for source in config.sources:
             subs.append(self.create_subscription(
                 PoseArray, source.topic, self._bulk_callback(source.name), POSE_QOS, raw=True))
@@ -459,25 +459,40 @@ class CollisionMonitorNode(LifecycleNode):
         return callback
 
     def _footprint_callback(self, k):
+        """Raw subscription: the vertex count is checked before anything proportional to the
+        message is converted, so that a huge polygon stalls no other body.  A footprint in
+        a frame other than frame_id that tf2 knows (Nav2's published_footprint in odom) is
+        brought into frame_id first; `Monitor.footprint_in` takes it from there."""
         limit = self.monitor.config.max_vertices
 
-        def callback(msg):
-            name = self.monitor.names[k]
-            if len(msg.polygon.points) > limit:  # refused before converting anything
-                self.monitor.refuse(k, BAD_FOOTPRINT)
-                self._note(name, f'more than max_vertices = {limit} vertices', '', 'footprint')
+        def callback(data):
+            monitor = self.monitor
+            name, frame_id = monitor.names[k], monitor.config.frame_id
+            try:
+                stamp_ns, frame, points = polygon_from_cdr(data, limit)
+            except ValueError as err:
+                monitor.refuse(k, BAD_FOOTPRINT)
+                self._note(name, str(err), '', 'footprint')
                 return
-            before = self.monitor.world.footprint(name) if self.monitor.has_footprint[k] else None
-            error = self.monitor.footprint(k, polygon_points(msg))
-            if error:
-                self._note(name, error, '', 'footprint')
-                return
-            self._note(name, None, '', 'footprint')
-            after = self.monitor.world.footprint(name)
-            if before is None or before.shape != after.shape or not np.array_equal(before,
-                                                                                   after):
+            if (frame not in ('', frame_id) and self._frames.available
+                    and self._frames.lookup(frame, 0)[0] is not None):
+                rows = np.zeros((points.shape[0], 7))
+                rows[:, :2], rows[:, 6] = points, 1.0
+                moved, reason = self._frames.rows_into_frame_id(frame, stamp_ns, rows)
+                if moved is None:
+                    monitor.refuse(k, BAD_FOOTPRINT)
+                    self._note(name, reason, frame, 'footprint')
+                    return
+                points, frame = moved[:, :2], frame_id
+            before = monitor.world.footprint(name) if monitor.has_footprint[k] else None
+            error = monitor.footprint_in(k, self._time.seconds(stamp_ns) if stamp_ns else None,
+                                         frame, points, self._now())
+            self._note(name, error, frame, 'footprint')
+            after = monitor.world.footprint(name)
+            if error is None and (before is None or before.shape != after.shape
+                                  or not np.array_equal(before, after)):
                 self.get_logger().info(f'footprint of {name!r} updated '
-                                       f'({len(msg.polygon.points)} vertices)')
+                                       f'({points.shape[0]} vertices)')
         return callback
 
     def _note(self, name, reason, frame, what='pose'):

@@ -40,7 +40,7 @@ import numpy as np
 from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
                               SOURCE_PARAMETERS)
 from ..monitor.monitor import Monitor
-from ..ros.messages import (OutputWriter, polygon_points, pose_array_from_cdr, POSE_INPUTS,
+from ..ros.messages import (OutputWriter, polygon_from_cdr, pose_array_from_cdr, POSE_INPUTS,
                             TimeBase)
 
 OUTPUT_TOPICS = {
@@ -140,9 +140,20 @@ class Replay:
 
     def take(self, kind, who, msg, raw, log_ns):
         """One input received at `log_ns`: a ``kind`` of `input_topics`, for body index or
-        source name `who`; `msg` the deserialized message (None for a bulk source, read from
-        its CDR bytes `raw`)."""
+        source name `who`; `msg` the deserialized message (None for a bulk source and a
+        footprint, read from their CDR bytes `raw`)."""
         now = self.time.seconds(log_ns)
+        if kind == 'footprint':
+            try:
+                stamp_ns, frame, points = polygon_from_cdr(raw, self.config.max_vertices)
+            except ValueError as err:
+                self.skip(f'footprint refused: {err}')
+                return
+            error = self.monitor.footprint_in(
+                who, self.time.seconds(stamp_ns) if stamp_ns else None, frame, points, now)
+            if error:
+                self.skip(f'footprint refused: {error}')
+            return
         if kind == 'bulk':
             try:
                 stamp_ns, frame, rows = pose_array_from_cdr(raw, len(self.monitor.sources[who]))
@@ -156,11 +167,6 @@ class Replay:
         header = msg.header
         stamp_ns = header.stamp.sec * 10**9 + header.stamp.nanosec
         t = self.time.seconds(stamp_ns) if stamp_ns > 0 else now
-        if kind == 'footprint':
-            error = self.monitor.footprint(who, polygon_points(msg))
-            if error:
-                self.skip(f'footprint refused: {error}')
-            return
         reader = POSE_INPUTS[self.config.bodies[who].pose_type]
         p = reader.pose(msg)
         reason = self.monitor.pose(who, t, header.frame_id,

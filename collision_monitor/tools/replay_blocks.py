@@ -210,8 +210,8 @@ def _replay_from(plan, worker, warm_from, longer, link, on_tick):
                     on_tick(written)
             kind, who, _ = run.inputs[connection.topic]
             try:
-                msg = None if kind == 'bulk' else typestore.deserialize_cdr(raw,
-                                                                            connection.msgtype)
+                msg = None if kind in ('bulk', 'footprint') else typestore.deserialize_cdr(
+                    raw, connection.msgtype)
             except Exception:  # rosbags' decoding of damaged bytes raises what it meets
                 run.skip(f'a message on {connection.topic} cannot be decoded')
                 continue

@@ -24,7 +24,7 @@ import subprocess
 
 from ament_index_python.packages import get_package_prefix
 from diagnostic_msgs.msg import DiagnosticArray
-from geometry_msgs.msg import PoseStamped, TransformStamped
+from geometry_msgs.msg import Point32, PolygonStamped, PoseStamped, TransformStamped
 import pytest
 from rclpy.duration import Duration
 from tf2_ros import TransformBroadcaster
@@ -41,10 +41,11 @@ collision_monitor:
     tick_rate: 50.0
     pose_timeout: 1.0
     transform_tolerance: 0.3
-    bodies: [a, b, c, cart, wall]
+    bodies: [a, b, c, d, cart, wall]
     a: {{pose_topic: /tf/a, footprint: {SQUARE}}}
     b: {{pose_topic: /tf/b, footprint: {SQUARE}}}
     c: {{pose_topic: /tf/c, footprint: {SQUARE}}}
+    d: {{pose_topic: /tf/d, footprint: {SQUARE}, footprint_topic: /tf/d_footprint}}
     cart: {{tf_frame: cart/base_link, footprint: {SQUARE}}}
     wall: {{static: true, pose: [4.6, 0.0, 0.0], footprint: {SQUARE}}}
 """
@@ -151,3 +152,31 @@ def test_a_body_tracked_from_tf_follows_its_transform(harness):
     assert 'cart|wall' not in pairs(contacts)
     x[0] = 4.0
     assert h.spin_until(lambda: 'cart|wall' in pairs(contacts), 30.0, publish), h.log()
+
+
+def test_a_footprint_posed_in_odom_comes_through_tf_and_the_body_pose(harness):
+    """As Nav2's local costmap publishes published_footprint: placed at the robot, in odom
+    (odom 1 m along x of map).  d stands at x = 2 in map; its footprint, 0.9 to 3.6 in odom,
+    is 1.9 to 4.6 in map: in d's frame it reaches 2.6 m ahead, onto the wall."""
+    h = harness
+    contacts = h.record(DiagnosticArray, '/collision_monitor/contacts')
+    pub = h.node.create_publisher(PoseStamped, '/tf/d', SENSOR)
+    pub_fp = h.node.create_publisher(PolygonStamped, '/tf/d_footprint', 10)
+    keep_d = lambda: pub.publish(pose_stamped(h, 2.0, 0.0))  # noqa: E731
+    tf = static_transform(h, 1.0, 'map', 'odom')
+    try:
+        assert h.spin_until(lambda: len(contacts) > 5, 30.0, keep_d)
+        assert 'd|wall' not in pairs(contacts)
+        fp = PolygonStamped()
+        fp.header.frame_id = 'odom'
+        fp.polygon.points = [Point32(x=x, y=y) for x, y in
+                             ((0.9, -0.3), (3.6, -0.3), (3.6, 0.3), (0.9, 0.3))]
+
+        def publish():
+            keep_d()
+            fp.header.stamp = h.now()
+            pub_fp.publish(fp)
+
+        assert h.spin_until(lambda: 'd|wall' in pairs(contacts), 60.0, publish), h.log()
+    finally:
+        stop_node(tf)
