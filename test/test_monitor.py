@@ -599,3 +599,28 @@ def test_a_body_pose_at_a_time_comes_from_its_history():
     assert m.pose_at(m.index['a'], 1.5) == pytest.approx((2.0, 4.0, 2 * math.pi - 3.0))
     assert m.pose_at(m.index['a'], 1.6) is None and m.pose_at(m.index['a'], -0.1) is None
     assert m.pose_at(m.index['wall'], 123.0) == (10.0, 0.0, 0.0)
+
+
+def test_a_body_joining_keeps_the_contacts_and_warnings_of_the_others():
+    """a and b touch since t = 0.5 (b crossing a at 1 m/s), c and d are warned of (d coming
+    at c): e joins the set, and on the next tick a|b's contact still began at 0.5 and c|d is
+    still warned of (one warnings message without it drops a warning a robot acts on)."""
+    bodies = {n: body(pose_topic=f'/{n}') for n in 'abcd'}
+    m = Monitor(config(bodies, trigger_ticks=2, release_ticks=5))
+    for t in np.arange(0.0, 0.82, 0.02):
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (1.5 - t, 0.0, 0.0),
+                    'c': (20.0, 0.0, 0.0), 'd': (23.5 - t, 0.0, 0.0)})
+        report = m.tick(t)
+    names = lambda r: {(m.names[i], m.names[j]) for i, j in r.contacts.pairs.tolist()}  # noqa
+    assert names(report) == {('a', 'b')}
+    began = report.contacts.began[0]
+    assert began == pytest.approx(0.5, abs=1e-9)
+    assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('c', 'd')]
+    bodies['e'] = body(pose_topic='/e')
+    m = m.rebuilt(config(bodies, trigger_ticks=2, release_ticks=5))
+    t = 0.82
+    feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (1.5 - t, 0.0, 0.0), 'c': (20.0, 0.0, 0.0),
+                'd': (23.5 - t, 0.0, 0.0), 'e': (50.0, 0.0, 0.0)})
+    report = m.tick(t)
+    assert names(report) == {('a', 'b')} and report.contacts.began[0] == began
+    assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('c', 'd')]

@@ -708,6 +708,13 @@ class CollisionWorld:
         self._buffers[0].lent = None
         return self._buffers[0]
 
+    def carry_history(self, other):
+        """Take `other`'s memory of its last stamped tick (see `memory`), matched to this
+        world's bodies by name: a contact between two bodies registered in both keeps the
+        time it began (a world rebuilt for a changed body set)."""
+        self._history, self._state_prev = other._history, other._state_prev
+        self._carry_history(len(self._bodies))
+
     def forget_history(self):
         """Drop the previous tick's state: the next new contact is dated at its own tick."""
         self._history = None

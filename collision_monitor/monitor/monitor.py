@@ -171,13 +171,19 @@ class Monitor:
     def rebuilt(self, config):
         """A monitor for `config` (bodies or sources added, removed or changed) that keeps,
         body by body and by name, what this one knows: pose histories, measured twists,
-        footprints received on topics, whether a pose was ever seen, and the refusal counts.
-        Contact start times and warning debounce begin anew."""
+        footprints received on topics, whether a pose was ever seen, and the refusal counts;
+        and pair by pair, for pairs whose two bodies remain, when their contact began and
+        their warning debounce (a pair whose bodies swap places in `bodies` begins anew)."""
         new = Monitor(config)
         new.enabled = self.enabled
         new.rejections = self.rejections.copy()
         new._last_now = self._last_now
         new._last_markers = self._last_markers
+        new.world.carry_history(self.world)
+        for (i, j), state in self._pairs.items():
+            a, b = (new.index.get(self.names[k], -1) for k in (i, j))
+            if 0 <= a < b:
+                new._pairs[a, b] = state
         for name in set(self.names) & set(new.names):
             a, b = self.index[name], new.index[name]
             for old_rows, new_rows in zip(self.history, new.history):
