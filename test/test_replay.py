@@ -15,7 +15,10 @@
 and the refusals are checked against the scripted motion."""
 
 import csv
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 rosbags = pytest.importorskip('rosbags')
@@ -142,3 +145,135 @@ def test_a_damaged_chunk_is_one_error_line(tmp_path, params, capsys):
     assert code == 2 and err.count('\n') == 1
     assert f'{tmp_path / "in"} cannot be read' in err
     assert not (tmp_path / 'out').exists()  # nothing half-written left behind
+
+
+def write_motion_bag(path, motions, seconds, rate=50, extra=()):
+    """Each body's pose on /<name> at `rate` from ``motions[name](t) -> x or None`` (None:
+    nothing published then); `extra`, (topic, msgtype, log_ns, message) written too."""
+    with Writer(path, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conns = {b: writer.add_connection(f'/{b}', 'geometry_msgs/msg/PoseStamped',
+                                          typestore=STORE) for b in motions}
+        for topic, msgtype, t, msg in extra:
+            conn = writer.add_connection(topic, msgtype, typestore=STORE)
+            writer.write(conn, t, STORE.serialize_cdr(msg, msgtype))
+        for k in range(int(seconds * rate)):
+            t = T0 + k * 10**9 // rate
+            for b, motion in motions.items():
+                x = motion(k / rate)
+                if x is not None:
+                    writer.write(conns[b], t, STORE.serialize_cdr(pose(t, x),
+                                                                  conns[b].msgtype))
+
+
+def test_each_episode_of_a_pair_is_a_row_of_its_own(tmp_path, params):
+    """b runs at 2 m/s onto a (contact from 2 s), back off (contact until 3 s, then moving
+    away, never warned), and onto it again at 5 s (contact from 7 s): two episodes, two rows,
+    each with its own start and end (one row from the first start to the last end said
+    nothing true)."""
+    def b(t):
+        return 2.0 * abs(t - 2.5) if t < 5.0 else 5.0 - 2.0 * (t - 5.0)
+    write_motion_bag(tmp_path / 'in', {'a': lambda t: 0.0, 'b': b}, 7.5)
+    replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    rows = list(csv.DictReader(open(f'{tmp_path / "out"}.csv')))
+    base = T0 * 1e-9
+    assert len(rows) == 2 and all(r['pair'] == 'a|b' and r['first_warning'] for r in rows)
+    assert float(rows[0]['contact_start']) - base == pytest.approx(2.0, abs=1e-6)
+    assert float(rows[0]['contact_end']) - base == pytest.approx(3.0, abs=0.021)
+    assert float(rows[1]['first_warning']) - base > 3.0
+    assert float(rows[1]['contact_start']) - base == pytest.approx(7.0, abs=1e-6)
+
+
+def test_the_closest_approach_is_one_the_recorded_poses_reach(tmp_path, params):
+    """b comes at 1 m/s and stops dead with the faces 0.30 m apart: the closest approach is
+    0.30 m, not where the motion estimate carries b a tick past the stop (0.28 m)."""
+    write_motion_bag(tmp_path / 'in', {'a': lambda t: 0.0,
+                                       'b': lambda t: 3.0 - min(t, 1.7)}, 3.0)
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False,
+                 log=lambda *_: None)
+    record = run.pairs[('a', 'b')]
+    assert not record.touching and record.closest == pytest.approx(0.30, abs=1e-9)
+
+
+def test_a_topic_recorded_with_two_types_uses_every_pose(tmp_path, params):
+    """/b holds 150 PoseStamped and one Odometry (a second connection): the poses are all
+    taken (b reaches a at 3 s), the Odometry is named and counted."""
+    msgs = STORE.types
+    odom = msgs['nav_msgs/msg/Odometry'](
+        header=pose(T0, 9.0).header, child_frame_id='b',
+        pose=msgs['geometry_msgs/msg/PoseWithCovariance'](pose=pose(T0, 9.0).pose,
+                                                          covariance=np.zeros(36)),
+        twist=msgs['geometry_msgs/msg/TwistWithCovariance'](
+            twist=msgs['geometry_msgs/msg/Twist'](
+                linear=msgs['geometry_msgs/msg/Vector3'](x=0.0, y=0.0, z=0.0),
+                angular=msgs['geometry_msgs/msg/Vector3'](x=0.0, y=0.0, z=0.0)),
+            covariance=np.zeros(36)))
+    write_motion_bag(tmp_path / 'in', {'a': lambda t: 0.0, 'b': lambda t: 4.0 - t}, 3.5,
+                     extra=[('/b', 'nav_msgs/msg/Odometry', T0 + 5 * 10**7, odom)])
+    said = []
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=said.append)
+    assert run.pairs[('a', 'b')].contact_start == pytest.approx(3.0, abs=1e-6)
+    assert 'topic /b holds 1 message(s) of nav_msgs/msg/Odometry, expected ' \
+           'geometry_msgs/msg/PoseStamped: skipped' in said
+
+
+def test_a_parameter_file_with_a_wildcard_and_a_node_section_applies_both(tmp_path):
+    """As rcl does: /** first, then the node's own section, which wins where both give a
+    value."""
+    from collision_monitor.tools.replay import load_parameters
+    path = tmp_path / 'p.yaml'
+    path.write_text('/**:\n  ros__parameters:\n    horizon: 3.0\n    tick_rate: 20.0\n'
+                    'collision_monitor:\n  ros__parameters:\n    horizon: 1.0\n'
+                    '    bodies: [a]\n    a: {pose_topic: /a}\n')
+    assert load_parameters(path) == {'horizon': 1.0, 'tick_rate': 20.0, 'bodies': ['a'],
+                                     'a.pose_topic': '/a'}
+
+
+def bag_folder_of(tmp_path, mcap_bytes):
+    folder = tmp_path / 'folder'
+    folder.mkdir()
+    (folder / 'x.mcap').write_bytes(mcap_bytes)
+    (folder / 'metadata.yaml').write_text(
+        'rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: mcap\n'
+        '  duration: {nanoseconds: 0}\n  starting_time: {nanoseconds_since_epoch: 0}\n'
+        '  message_count: 0\n  topics_with_message_count: []\n  compression_format: ""\n'
+        '  compression_mode: ""\n  relative_file_paths: [x.mcap]\n  files: []\n'
+        '  custom_data: {}\n  ros_distro: jazzy\n')
+    return folder
+
+
+@pytest.mark.parametrize('bag', ['mcap magic only', 'in a bag folder', 'metadata not YAML'])
+def test_an_unreadable_bag_is_one_line_and_exit_2(tmp_path, params, bag):
+    """The eight bytes of the MCAP magic alone (a file cut short: rosbags' parser raised a
+    TypeError), as a file or inside a bag folder, and a metadata.yaml that is not YAML."""
+    magic = b'\x89MCAP0\r\n'
+    if bag == 'mcap magic only':
+        path = tmp_path / 'cut.mcap'
+        path.write_bytes(magic)
+    elif bag == 'in a bag folder':
+        path = bag_folder_of(tmp_path, magic)
+    else:
+        path = tmp_path / 'folder'
+        path.mkdir()
+        (path / 'metadata.yaml').write_text('rosbag2_bagfile_information:\n  version: [9\n'
+                                            '  : : {\n\t-')
+    done = subprocess.run([sys.executable, '-m', 'collision_monitor.tools.replay', str(path),
+                           '--params-file', str(params), '--output', str(tmp_path / 'out')],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f'collision_monitor_replay: cannot read '
+                                                   f'{path}'), done.stderr
+
+
+def test_progress_off_a_terminal_is_a_line_at_each_tenth():
+    """Into a log file the bar is not redrawn: one line per tenth of the time line."""
+    import io
+    from collision_monitor.tools.replay import Progress
+    out = io.StringIO()
+    bar = Progress(0, 10**9, stream=out)
+    for k in range(1001):
+        bar.update(k * 10**6)
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert '\r' not in out.getvalue() and len(lines) == 11
+    assert [line.split()[1] for line in lines] == [f'{10 * k}%' for k in range(11)]

@@ -16,8 +16,10 @@ byte for byte, the report line for line, whether the seams hold or a block must 
 on from the one before."""
 
 import math
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -198,3 +200,40 @@ def test_the_command_forks_its_blocks_and_writes_what_one_process_writes(tmp_pat
     refused = subprocess.run(command + ['--jobs', '0'], capture_output=True, text=True,
                              timeout=120)
     assert refused.returncode == 2 and '--jobs: expected a whole number' in refused.stderr
+
+
+def replay_processes(marker):
+    """Process ids whose command line holds `marker` (the parent and its forked workers)."""
+    done = subprocess.run(['pgrep', '-f', marker], capture_output=True, text=True)
+    return {int(p) for p in done.stdout.split()}
+
+
+@pytest.mark.parametrize('signum', [signal.SIGTERM, signal.SIGINT])
+def test_a_replay_stopped_while_its_blocks_run_leaves_nothing_behind(tmp_path, signum):
+    """SIGTERM or Ctrl-C while two workers replay their blocks: one line says so, the
+    workers end with the parent, no output and no hidden block folder stay, and the same
+    command run again works."""
+    motions = {'a': lambda t: (0.0, 0.0, 0.0), 'b': swing(2.5, 0.9)}
+    write_bag(tmp_path / 'in', motions, 120.0)
+    config = params(tmp_path / 'params.yaml', list(motions))
+    out = tmp_path / 'stopped'
+    command = [sys.executable, '-m', 'collision_monitor.tools.replay', str(tmp_path / 'in'),
+               '--params-file', str(config), '--output', str(out), '--jobs', '2']
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    blocks = tmp_path / '.stopped.blocks'
+    deadline = time.monotonic() + 120.0
+    while not any(blocks.glob('*')) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling for the workers' first files, not a fixed wait
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == (143 if signum == signal.SIGTERM else 130), err
+    assert err.strip().splitlines()[-1].startswith('collision_monitor_replay: ') and \
+        'Traceback' not in err, err
+    deadline = time.monotonic() + 30.0
+    while replay_processes(str(out)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not replay_processes(str(out))
+    assert not out.exists() and not blocks.exists()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr

@@ -26,17 +26,20 @@ rosbag2 bags and writes MCAP); the output messages are the node's own
 """
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import math
 import os
 import pathlib
 import shutil
+import signal
 import sys
 import time
 
 import numpy as np
 
+from ..kernels.geometry2d.distance import polygon_distance
 from ..monitor.config import (BODY_PARAMETERS, build_config, GLOBAL_PARAMETERS,
                               SOURCE_PARAMETERS)
 from ..monitor.monitor import Monitor
@@ -51,16 +54,38 @@ OUTPUT_TOPICS = {
 }
 
 
+@contextlib.contextmanager
+def open_bag(bag):
+    """An open rosbags `Reader` of `bag`.  Whatever opening it raises (rosbags' own errors,
+    a metadata.yaml that is not YAML, the TypeError or struct.error its parsers meet in a
+    file cut short) becomes one ValueError of one line naming the bag."""
+    from rosbags.rosbag2 import Reader
+    try:
+        reader = Reader(bag)
+        reader.open()
+    except Exception as err:
+        reason = ' '.join(str(err).split()) or type(err).__name__
+        raise ValueError(f'cannot read {bag}: {reason}') from err
+    try:
+        yield reader
+    finally:
+        reader.close()
+
+
 def load_parameters(path, node_name='collision_monitor'):
-    """The ``ros__parameters`` of a ROS 2 parameter file for `node_name` (keyed ``/**``,
-    the node's name or ``/<namespace>/<name>``), flattened to dotted names."""
+    """The ``ros__parameters`` of a ROS 2 parameter file for `node_name`, flattened to dotted
+    names: as rcl applies them, those keyed ``/**`` and then those keyed with the node's
+    name (or ``/<namespace>/<name>``), the node's own winning where both give one."""
     import yaml
     data = yaml.safe_load(pathlib.Path(path).read_text()) or {}
-    namespaced = [k for k in data if str(k).endswith(f'/{node_name}')]
+    namespaced = [k for k in data if str(k).endswith(f'/{node_name}') and k != f'/{node_name}']
+    params = {}
     for key in ('/**', node_name, f'/{node_name}', *namespaced):
-        if key in data and 'ros__parameters' in data[key]:
-            return dict(_flatten(data[key]['ros__parameters']))
-    raise ValueError(f'{path}: no ros__parameters for /** or {node_name!r}')
+        if isinstance(data.get(key), dict) and 'ros__parameters' in data[key]:
+            params.update(_flatten(data[key]['ros__parameters']))
+    if not params:
+        raise ValueError(f'{path}: no ros__parameters for /** or {node_name!r}')
+    return params
 
 
 def _flatten(tree, prefix=''):
@@ -99,15 +124,49 @@ def input_topics(config):
 
 @dataclasses.dataclass
 class PairRecord:
-    """What the replay saw of one pair (times in seconds of the bag's time line)."""
+    """What the replay saw of one pair (times in seconds of the bag's time line): the whole
+    bag's summary and each tick it was warned of or in contact."""
 
     first_warning: float = np.nan
     min_time_to_collision: float = np.inf
     contact_start: float = np.nan
     contact_end: float = np.nan
     closest: float = np.inf
-    warned: list = dataclasses.field(default_factory=list)    # tick times
-    touching: list = dataclasses.field(default_factory=list)  # tick times
+    warned: list = dataclasses.field(default_factory=list)    # (tick, ttc, distance or inf)
+    touching: list = dataclasses.field(default_factory=list)  # (tick, when the contact began)
+
+    def add_warning(self, t, time_to_collision, distance):
+        """A tick at `t` that warned of the pair, the boundaries `distance` apart."""
+        if math.isnan(self.first_warning):
+            self.first_warning = t
+        self.min_time_to_collision = min(self.min_time_to_collision, time_to_collision)
+        self.closest = min(self.closest, distance)
+        self.warned.append((t, time_to_collision, distance))
+
+    def add_contact(self, t, began):
+        """A tick at `t` that found the pair in a contact that began at `began`."""
+        if math.isnan(self.contact_start):
+            self.contact_start = began
+        self.contact_end = t
+        self.closest = 0.0
+        self.touching.append((t, began))
+
+    def episodes(self, period):
+        """A record of each episode: a run of ticks warned of or in contact, each at most
+        1.5 `period` (s) after the one before."""
+        ticks = sorted([(t, ttc, d, None) for t, ttc, d in self.warned]
+                       + [(t, None, None, began) for t, began in self.touching])
+        out = []
+        last = -math.inf
+        for t, ttc, d, began in ticks:
+            if t - last > 1.5 * period:
+                out.append(PairRecord())
+            last = t
+            if began is None:
+                out[-1].add_warning(t, ttc, d)
+            else:
+                out[-1].add_contact(t, began)
+        return out
 
 
 class Replay:
@@ -201,30 +260,28 @@ class Replay:
 
     def _record(self, report, now):
         names, pairs = self.monitor.names, self.pairs
-        seen = set()
-        apart = []
         for (i, j), began in zip(report.contacts.pairs.tolist(), report.contacts.began.tolist()):
             key = (names[i], names[j])
-            record = pairs.get(key) or pairs.setdefault(key, PairRecord())
-            if math.isnan(record.contact_start):
-                record.contact_start = began
-            record.contact_end = now
-            record.closest = 0.0
-            record.touching.append(now)
-            seen.add((i, j))
-        for i, j, first in report.warnings:
+            (pairs.get(key) or pairs.setdefault(key, PairRecord())).add_contact(now, began)
+        for i, j, first in report.warnings:  # pairs apart: their boundaries' least distance
             key = (names[i], names[j])
-            record = pairs.get(key) or pairs.setdefault(key, PairRecord())
-            if math.isnan(record.first_warning):
-                record.first_warning = now
-            record.min_time_to_collision = min(record.min_time_to_collision, first.time)
-            record.warned.append(now)
-            if (i, j) not in seen:
-                apart.append((i, j))
-        if apart:  # warned but apart: the boundaries' least distance
-            for (i, j), d in zip(apart, self.monitor.world.distances(np.array(apart)).tolist()):
-                record = pairs[(names[i], names[j])]
-                record.closest = min(record.closest, d)
+            placed = [self._recorded(k, now) for k in (i, j)]
+            distance = (math.inf if placed[0] is None or placed[1] is None
+                        else polygon_distance(*placed)[0])
+            (pairs.get(key) or pairs.setdefault(key, PairRecord())).add_warning(
+                now, first.time, distance)
+
+    def _recorded(self, b, now):
+        """Body b's footprint where its recorded poses put it at `now` (`Monitor.pose_at`:
+        between two samples, or at the newest; never carried past it as the tick's motion
+        estimate is), or None."""
+        pose = self.monitor.pose_at(b, now)
+        if pose is None:
+            return None
+        x, y, yaw = pose
+        c, s = math.cos(yaw), math.sin(yaw)
+        offsets = self.monitor.world.footprint(self.monitor.names[b])
+        return offsets @ np.array([[c, s], [-s, c]]) + (x, y)
 
 
 def replay(bag, params_file, output, node_name='collision_monitor', markers=True,
@@ -236,22 +293,23 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
     `jobs` processes (default: one per usable core) each replay a block of the time line
     (`replay_blocks`); the outputs are those of one replay from the beginning.
     """
-    from rosbags.rosbag2 import Reader
     from . import replay_blocks
     config = config_from_parameters(load_parameters(params_file, node_name))
     inputs = input_topics(config)
     output = pathlib.Path(output)
-    with Reader(bag) as reader:
-        present = {c.topic: c for c in reader.connections}
+    with open_bag(bag) as reader:
         used = []
         for topic, (_, _, msgtype) in inputs.items():
-            conn = present.get(topic)
-            if conn is None:
+            # every connection of the topic with its type (a bag can record a topic twice,
+            # and with other types)
+            conns = [c for c in reader.connections if c.topic == topic]
+            if not conns:
                 log(f'topic {topic} is not in the bag: its body gets no input from it')
-            elif conn.msgtype != msgtype:
-                log(f'topic {topic} holds {conn.msgtype}, expected {msgtype}: skipped')
-            else:
-                used.append(conn)
+            used += [c for c in conns if c.msgtype == msgtype]
+            for c in conns:
+                if c.msgtype != msgtype:
+                    log(f'topic {topic} holds {c.msgcount} message(s) of {c.msgtype}, '
+                        f'expected {msgtype}: skipped')
         if not used:
             raise ValueError(f'{bag}: none of the configured input topics is in the bag')
         first = next(replay_blocks.read_messages(reader, used, bag), None)
@@ -260,7 +318,7 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
     jobs = jobs or len(os.sched_getaffinity(0))
     starts = replay_blocks.block_starts(config, epoch_ns, end_ns, jobs)
     plan = replay_blocks.Plan(
-        str(bag), config, markers, node_name, tuple((c.topic, c.msgtype) for c in used),
+        str(bag), config, markers, node_name, tuple(sorted({(c.topic, c.msgtype) for c in used})),
         epoch_ns, starts, replay_blocks.warmup_ns(config),
         output if len(starts) == 1 else output.with_name(f'.{output.name}.blocks'))
     bar = Progress(epoch_ns, end_ns) if progress else None
@@ -275,11 +333,14 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
         if len(starts) == 1:
             results = [replay_blocks.run_worker(plan, 0, on_tick=show)]
         else:
+            shutil.rmtree(plan.parts, ignore_errors=True)  # a killed run's, if any
             plan.parts.mkdir()
             results, redone = replay_blocks.run_parallel(plan, show)
             replay_blocks.merge_blocks([plan.part(r.block, r.worker) for r in results], output)
     except BaseException:  # no half-written output bag is left behind
         shutil.rmtree(output, ignore_errors=True)
+        if bar:
+            bar.close(done=False)  # what is said next starts a line of its own
         raise
     finally:
         if len(starts) > 1:
@@ -296,36 +357,50 @@ def replay(bag, params_file, output, node_name='collision_monitor', markers=True
 
 
 class Progress:
-    """A one-line progress bar on stderr: how much of the bag's time line is replayed, and
-    how many times faster than real time, redrawn at most five times a second."""
+    """Progress on stderr: how much of the bag's time line is replayed, and how many times
+    faster than real time.  On a terminal one line redrawn at most five times a second;
+    elsewhere (a log file) a line at each tenth of the time line."""
 
     def __init__(self, start_ns, end_ns, stream=sys.stderr, width=30):
         self.start_ns = start_ns
         self.span_ns = max(1, end_ns - start_ns)
         self.stream = stream
         self.width = width
+        self.terminal = stream.isatty()
         self.began = time.perf_counter()
         self.drawn = -1.0
+        self.tenths = -1
+        self.open = False  # a terminal line drawn and not ended
 
     def update(self, log_ns, force=False):
-        """Redraw for the bag time `log_ns` (ns) if 0.2 s went by since the last drawing."""
+        """Show the bag time `log_ns` (ns): redrawn if 0.2 s went by since the last drawing,
+        or (not a terminal) a line when a new tenth is reached."""
         now = time.perf_counter()
-        if not force and now - self.drawn < 0.2:
-            return
-        self.drawn = now
         share = min(1.0, max(0.0, (log_ns - self.start_ns) / self.span_ns))
-        done = int(share * self.width)
+        if self.terminal and not force and now - self.drawn < 0.2:
+            return
+        if not self.terminal and int(share * 10) == self.tenths:
+            return
+        self.drawn, self.tenths = now, int(share * 10)
         bag_s = share * self.span_ns * 1e-9
         speed = bag_s / max(1e-9, now - self.began)
-        self.stream.write(f'\rreplay [{"#" * done}{"." * (self.width - done)}] '
-                          f'{share:4.0%}  {bag_s:.1f} of {self.span_ns * 1e-9:.1f} s  '
-                          f'{speed:.0f}x real time ')
+        text = (f'{share:4.0%}  {bag_s:.1f} of {self.span_ns * 1e-9:.1f} s  '
+                f'{speed:.0f}x real time')
+        if self.terminal:
+            done = int(share * self.width)
+            self.stream.write(f'\rreplay [{"#" * done}{"." * (self.width - done)}] {text} ')
+            self.open = True
+        else:
+            self.stream.write(f'replay {text}\n')
         self.stream.flush()
 
-    def close(self):
-        """Draw the end state and end the line."""
-        self.update(self.start_ns + self.span_ns, force=True)
-        self.stream.write('\n')
+    def close(self, done=True):
+        """Show the end state (when `done`) and end the terminal's line."""
+        if done:
+            self.update(self.start_ns + self.span_ns, force=True)
+        if self.open:
+            self.stream.write('\n')
+            self.open = False
 
 
 TIMELINE_ROWS = 40
@@ -334,15 +409,22 @@ shortest time to collision); the CSV lists every pair."""
 
 
 def write_report(run, output):
-    """The near-miss report: ``OUT.csv`` (one row per pair) and ``OUT.png`` (timeline)."""
-    rows = sorted(run.pairs.items(), key=lambda kv: min(
-        t for t in (kv[1].first_warning, kv[1].contact_start) if not np.isnan(t)))
+    """The near-miss report: ``OUT.csv`` (one row per episode of a pair: a run of ticks
+    warned of or in contact) and ``OUT.png`` (timeline, one row per pair)."""
+    period = 1.0 / run.config.tick_rate
+
+    def start(record):
+        return min(t for t in (record.first_warning, record.contact_start) if not np.isnan(t))
+
+    rows = sorted(run.pairs.items(), key=lambda kv: start(kv[1]))
+    episodes = sorted(((pair, e) for pair, r in rows for e in r.episodes(period)),
+                      key=lambda pe: start(pe[1]))
     base = run.time.epoch_ns * 1e-9 if run.time else 0.0
     with open(f'{output}.csv', 'w', newline='') as f:
         out = csv.writer(f)
         out.writerow(['pair', 'first_warning', 'min_time_to_collision', 'contact_start',
                       'contact_end', 'closest_approach'])
-        for (a, b), r in rows:
+        for (a, b), r in episodes:
             out.writerow([f'{a}|{b}', _abs(base, r.first_warning),
                           '' if np.isinf(r.min_time_to_collision) else
                           repr(r.min_time_to_collision), _abs(base, r.contact_start),
@@ -350,8 +432,7 @@ def write_report(run, output):
                           '' if np.isinf(r.closest) else repr(r.closest)])
     closest = {pair for pair, _ in sorted(rows, key=lambda kv: (
         np.isnan(kv[1].contact_start), kv[1].min_time_to_collision))[:TIMELINE_ROWS]}
-    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows),
-              1.0 / run.config.tick_rate)
+    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows), period)
 
 
 def _abs(base, seconds):
@@ -370,8 +451,10 @@ def _timeline(rows, path, total, period):
                         bottom=0.6 / fig.get_figheight())
     ax = fig.subplots()
     for k, (_, r) in enumerate(rows):
-        ax.broken_barh(_spans(r.warned, period), (k - 0.3, 0.6), color='orange')
-        ax.broken_barh(_spans(r.touching, period), (k - 0.3, 0.6), color='red')
+        ax.broken_barh(_spans([w[0] for w in r.warned], period), (k - 0.3, 0.6),
+                       color='orange')
+        ax.broken_barh(_spans([c[0] for c in r.touching], period), (k - 0.3, 0.6),
+                       color='red')
     ax.set_yticks(range(len(rows)), labels)
     ax.set_ylim(len(rows) - 0.3, -0.7)  # the first pair at the top
     ax.set_xlabel('s from the start of the bag (orange: warned, red: in contact)')
@@ -414,22 +497,28 @@ def main(argv=None):
         print(f'collision_monitor_replay: {args.output} exists already; give another --output '
               f'or remove it', file=sys.stderr)
         return 2
+    # SIGTERM ends the run as Ctrl-C does: the workers are stopped and the partial output
+    # removed on the way out (Python's default would end the process on the spot)
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         run = replay(args.bag, args.params_file, args.output, args.node_name,
                      markers=not args.no_markers, jobs=args.jobs)
     except (OSError, ValueError) as err:
         print(f'collision_monitor_replay: {err}', file=sys.stderr)
         return 2
-    except Exception as err:  # rosbags' own errors (a truncated or unreadable bag)
-        if type(err).__module__.startswith('rosbags'):
-            print(f'collision_monitor_replay: cannot read {args.bag}: {err}', file=sys.stderr)
-            return 2
-        raise
+    except KeyboardInterrupt as stop:
+        print(f'collision_monitor_replay: {stop.args[0] if stop.args else "interrupted"}; '
+              f'no output written', file=sys.stderr)
+        return 143 if stop.args else 130
     for reason, count in sorted(run.skipped.items()):
         print(f'skipped {count} input(s): {reason}')
     print(f'{len(run.pairs)} pairs warned or in contact; report {args.output}.csv, '
           f'timeline {args.output}.png')
     return 0
+
+
+def _terminated(signum, frame):
+    raise KeyboardInterrupt('terminated')
 
 
 if __name__ == '__main__':

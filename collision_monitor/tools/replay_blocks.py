@@ -44,7 +44,7 @@ from typing import Optional
 
 import numpy as np
 
-from .replay import OUTPUT_TOPICS, Replay
+from .replay import open_bag, OUTPUT_TOPICS, Replay
 from ..monitor.config import Config
 from ..monitor.monitor import warmup
 from ..ros.cdr import warmup as cdr_warmup
@@ -157,7 +157,7 @@ def run_worker(plan, worker, link=None, on_tick=None):
 def _replay_from(plan, worker, warm_from, longer, link, on_tick):
     """`run_worker` with its warm-up from tick `warm_from`; `longer`: raise `_LongerWarmup`
     for a contact as old as the warm-up."""
-    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+    from rosbags.rosbag2 import StoragePlugin, Writer
     from rosbags.typesys import get_typestore, Stores
     typestore = get_typestore(Stores.ROS2_JAZZY)
     run = Replay(plan.config, plan.epoch_ns, markers=plan.markers)
@@ -181,7 +181,7 @@ def _replay_from(plan, worker, warm_from, longer, link, on_tick):
 
     if worker == 0:
         open_block()
-    with Reader(plan.bag) as reader:
+    with open_bag(plan.bag) as reader:
         wanted = set(plan.connections)
         connections = [c for c in reader.connections if (c.topic, c.msgtype) in wanted]
         for connection, log_ns, raw in read_messages(reader, connections, plan.bag):
@@ -242,9 +242,14 @@ def read_messages(reader, connections, bag):
         yield item
 
 
-def _worker_main(plan, worker, link, ticks):
+def _worker_main(plan, worker, link, parent_end, ticks):
     def count(written):
         ticks[worker] = written
+    # a worker dies with its parent, however the parent ends (SIGKILL included): Linux sends
+    # it SIGTERM then.  And it keeps no copy of the parent's end of its pipe (a fork
+    # inherits one), or it would wait forever on a pipe whose other end it holds itself.
+    _die_with_parent()
+    parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     # terminate() (a block another worker replays on) leaves through Python's exit, whose
     # finalizers unlink the named semaphore numba's threading layer takes under forkserver
@@ -262,6 +267,16 @@ def _worker_main(plan, worker, link, ticks):
         # finalizers and skip the one that unlinks the semaphore
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         link.close()
+
+
+def _die_with_parent():
+    """prctl(PR_SET_PDEATHSIG, SIGTERM) where the C library has it (Linux)."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (AttributeError, OSError):
+        pass
 
 
 def _context():
@@ -290,8 +305,8 @@ def run_parallel(plan, on_progress=None):
     links, processes = {}, {}
     for worker in range(len(plan.starts)):
         mine, theirs = ctx.Pipe()
-        processes[worker] = ctx.Process(target=_worker_main, args=(plan, worker, theirs, ticks),
-                                        daemon=True)
+        processes[worker] = ctx.Process(target=_worker_main,
+                                        args=(plan, worker, theirs, mine, ticks), daemon=True)
         processes[worker].start()
         theirs.close()
         links[worker] = mine
