@@ -52,7 +52,7 @@ setup(
                  'flake8-builtins', 'flake8-comprehensions', 'flake8-docstrings',
                  'flake8-import-order', 'flake8-quotes', 'pydocstyle'],
         'demo': ['matplotlib'],
-        'replay': ['rosbags', 'matplotlib'],
+        'replay': ['rosbags', 'pyyaml', 'matplotlib'],
         'bench': ['shapely>=2', 'pymunk>=7', 'box2d', 'python-fcl', 'coal', 'matplotlib', 'tqdm'],
     },
     zip_safe=True,

@@ -54,15 +54,28 @@ def test_truncated_or_mismatched_messages_are_refused(cut):
         pose_array_from_cdr(data, 2)
 
 
-def test_every_pose_type_of_the_configuration_has_a_reader():
+def test_every_pose_type_of_the_configuration_has_a_reader_and_a_class():
     from collision_monitor.monitor.config import POSE_TYPES
     from collision_monitor.ros.messages import POSE_INPUTS
-    assert set(POSE_INPUTS) == set(POSE_TYPES)
+    from collision_monitor.ros.node import POSE_MESSAGES
+    assert set(POSE_INPUTS) == set(POSE_TYPES) == set(POSE_MESSAGES)
     for name, reader in POSE_INPUTS.items():
-        msg = reader.message()
+        msg = POSE_MESSAGES[name]()
         assert name.endswith('/' + type(msg).__name__)
         assert type(reader.pose(msg)).__name__ == 'Pose'
         assert reader.twist is None or type(reader.twist(msg)).__name__ == 'Twist'
+
+
+def test_the_constants_written_without_the_message_packages_are_theirs():
+    from diagnostic_msgs.msg import DiagnosticStatus
+    from visualization_msgs.msg import Marker
+    from collision_monitor.ros import messages
+    assert (messages.ERROR, messages.WARN, messages.STALE) == tuple(
+        ord(level) for level in (DiagnosticStatus.ERROR, DiagnosticStatus.WARN,
+                                 DiagnosticStatus.STALE))
+    for name in ('ARROW', 'SPHERE', 'LINE_STRIP', 'POINTS', 'TEXT_VIEW_FACING', 'ADD',
+                 'DELETEALL'):
+        assert getattr(messages.Marker, name) == getattr(Marker, name), name
 
 
 @pytest.mark.parametrize('origin', [(0.0, 0.0), (12345.678, -0.001), (512345.678, 5000000.1)])

@@ -15,6 +15,8 @@
 and the refusals are checked against the scripted motion."""
 
 import csv
+import os
+import pathlib
 import subprocess
 import sys
 
@@ -38,6 +40,7 @@ PARAMS = f"""
     a: {{pose_topic: /a, footprint: {SQUARE}}}
     b: {{pose_topic: /b, footprint: {SQUARE}}}
 """
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 T0 = 1_700_000_000 * 10**9
 STORE = get_typestore(Stores.ROS2_JAZZY)
 
@@ -277,3 +280,78 @@ def test_progress_off_a_terminal_is_a_line_at_each_tenth():
     lines = out.getvalue().splitlines()
     assert '\r' not in out.getvalue() and len(lines) == 11
     assert [line.split()[1] for line in lines] == [f'{10 * k}%' for k in range(11)]
+
+
+def test_the_replay_runs_with_no_ros_package_importable(tmp_path, params):
+    """`pip install 'collision_monitor[replay]'` brings no ROS: the command replays a bag
+    with rclpy and every message package made unimportable."""
+    write_bag(tmp_path / 'in', seconds=3.5)
+    blocker = tmp_path / 'no_ros'
+    blocker.mkdir()
+    (blocker / 'sitecustomize.py').write_text(
+        'import sys\n'
+        'class NoRos:\n'
+        '    def find_spec(self, name, path=None, target=None):\n'
+        '        if name.split(".")[0] in {"rclpy", "diagnostic_msgs", "geometry_msgs",\n'
+        '                                  "nav_msgs", "visualization_msgs", "std_msgs",\n'
+        '                                  "builtin_interfaces", "rosidl_runtime_py"}:\n'
+        '            raise ImportError(f"{name} is blocked: no ROS here")\n'
+        'sys.meta_path.insert(0, NoRos())\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(blocker), str(ROOT)]))
+    done = subprocess.run([sys.executable, '-m', 'collision_monitor.tools.replay',
+                           str(tmp_path / 'in'), '--params-file', str(params), '--output',
+                           str(tmp_path / 'out'), '--jobs', '1'],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert '1 pairs warned or in contact' in done.stdout
+    check = subprocess.run([sys.executable, '-c', 'import rclpy'], capture_output=True,
+                           text=True, env=env)
+    assert 'blocked: no ROS here' in check.stderr  # the blocker works
+
+
+def test_the_output_bag_offers_the_nodes_qos_and_names_jazzy(tmp_path, params):
+    """ros2 bag play publishes each topic with the QoS its metadata offers: the node's (the
+    state latched for late joiners).  A bag with no message starts at 0, not at 2^63 - 1."""
+    import yaml
+    write_bag(tmp_path / 'in', seconds=1.0)
+    replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    info = yaml.safe_load((tmp_path / 'out' / 'metadata.yaml').read_text())[
+        'rosbag2_bagfile_information']
+    assert info['ros_distro'] == 'jazzy'
+    offered = {t['topic_metadata']['name']: t['topic_metadata']['offered_qos_profiles']
+               for t in info['topics_with_message_count']}
+    for name, durability, depth in (('contacts', 'volatile', 10), ('state', 'transient_local', 1),
+                                    ('markers', 'volatile', 10), ('warnings', 'volatile', 10)):
+        (qos,) = offered[f'/collision_monitor/{name}']
+        assert (qos['reliability'], qos['durability'], qos['history'], qos['depth']) == (
+            'reliable', durability, 'keep_last', depth), (name, qos)
+    # a bag whose input topic holds no message: no tick, an output bag with no message
+    with Writer(tmp_path / 'silent', version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        writer.add_connection('/a', 'geometry_msgs/msg/PoseStamped', typestore=STORE)
+    replay(tmp_path / 'silent', params, tmp_path / 'empty', progress=False,
+           log=lambda *_: None)
+    info = yaml.safe_load((tmp_path / 'empty' / 'metadata.yaml').read_text())[
+        'rosbag2_bagfile_information']
+    assert info['message_count'] == 0
+    assert info['starting_time']['nanoseconds_since_epoch'] == 0
+
+
+@pytest.mark.slow
+def test_the_replay_extra_installs_and_runs_in_a_clean_venv(tmp_path, params):
+    """`pip install 'collision_monitor[replay]'` into a venv of its own (no ROS there: the
+    check above blocks imports, this one proves the extra's dependencies are complete) and
+    its command replays a bag."""
+    venv = tmp_path / 'venv'
+    subprocess.run([sys.executable, '-m', 'venv', str(venv)], check=True, timeout=120)
+    python = venv / 'bin' / 'python'
+    done = subprocess.run([str(python), '-m', 'pip', 'install', '--quiet',
+                           f'{ROOT}[replay]'], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert subprocess.run([str(python), '-c', 'import rclpy'], capture_output=True).returncode
+    write_bag(tmp_path / 'in', seconds=3.5)
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'NUMBA_CACHE_DIR')}
+    done = subprocess.run([str(venv / 'bin' / 'collision_monitor_replay'), str(tmp_path / 'in'),
+                           '--params-file', str(params), '--output', str(tmp_path / 'out')],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    assert '1 pairs warned or in contact' in done.stdout

@@ -13,8 +13,9 @@
 # limitations under the License.
 """Message conversions at the edge: ROS messages to numbers, tick reports to messages.
 
-Imports message packages, never rclpy.  Outputs, written as CDR bytes (`cdr`) by
-`OutputWriter`:
+Imports neither rclpy nor any message package (the replay runs without ROS): inputs are
+read from CDR bytes or from any message object with the fields of the ROS type; outputs
+are written as CDR bytes (`cdr`) by `OutputWriter`:
 
 * contacts: DiagnosticArray, one ERROR status per contacting pair, name ``"a|b"``;
 * warnings: DiagnosticArray, one WARN status per pair predicted to touch within the horizon;
@@ -27,34 +28,54 @@ from operator import attrgetter
 import struct
 from typing import Callable, NamedTuple, Optional
 
-from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
-from geometry_msgs.msg import PoseStamped, PoseWithCovarianceStamped
-from nav_msgs.msg import Odometry
 import numpy as np
-from visualization_msgs.msg import Marker
 
 from . import cdr
 from ..kernels.geometry2d.contact import ContactKind
 
-ERROR, WARN, STALE = (ord(level) for level in (DiagnosticStatus.ERROR, DiagnosticStatus.WARN,
-                                               DiagnosticStatus.STALE))
+ERROR, WARN, STALE = 2, 1, 3
+"""diagnostic_msgs/DiagnosticStatus levels (test_messages checks them against the package)."""
+
+
+class Marker:
+    """The visualization_msgs/Marker constants the markers use (checked as the levels are)."""
+
+    ARROW, SPHERE, LINE_STRIP, POINTS, TEXT_VIEW_FACING = 0, 2, 4, 8, 9
+    ADD, DELETEALL = 0, 3
+
+
+class OutputTopic(NamedTuple):
+    """One of the node's output topics (``~/<name>``): its type and QoS, reliable and
+    keep-last `depth`, transient local when `latched` (REP 2003: late joiners get the
+    state)."""
+
+    msgtype: str
+    depth: int
+    latched: bool
+
+
+OUTPUT_TOPICS = {
+    'contacts': OutputTopic('diagnostic_msgs/msg/DiagnosticArray', 10, False),
+    'warnings': OutputTopic('diagnostic_msgs/msg/DiagnosticArray', 10, False),
+    'state': OutputTopic('diagnostic_msgs/msg/DiagnosticArray', 1, True),
+    'markers': OutputTopic('visualization_msgs/msg/MarkerArray', 10, False),
+}
+"""What the node publishes and the replay writes to its bag (with these QoS offered, so
+that ``ros2 bag play`` publishes them as the node does)."""
 
 
 class PoseInput(NamedTuple):
-    """How one pose message type is read: its class, the geometry_msgs/Pose inside it, and
-    the twist inside it (in the child frame), None when the type carries none."""
+    """How one pose message type is read: the geometry_msgs/Pose inside it, and the twist
+    inside it (in the child frame), None when the type carries none."""
 
-    message: type
     pose: Callable
     twist: Optional[Callable]
 
 
 POSE_INPUTS = {
-    'geometry_msgs/PoseStamped': PoseInput(PoseStamped, attrgetter('pose'), None),
-    'geometry_msgs/PoseWithCovarianceStamped': PoseInput(PoseWithCovarianceStamped,
-                                                         attrgetter('pose.pose'), None),
-    'nav_msgs/Odometry': PoseInput(Odometry, attrgetter('pose.pose'),
-                                   attrgetter('twist.twist')),
+    'geometry_msgs/PoseStamped': PoseInput(attrgetter('pose'), None),
+    'geometry_msgs/PoseWithCovarianceStamped': PoseInput(attrgetter('pose.pose'), None),
+    'nav_msgs/Odometry': PoseInput(attrgetter('pose.pose'), attrgetter('twist.twist')),
 }
 """The `<body>.pose_type` values (`monitor.config.POSE_TYPES`) and how each is read."""
 
@@ -170,11 +191,6 @@ def _texts(values):
     """Each number of `values` (flattened) as `number_text` writes it, from one list's repr."""
     flat = (np.ravel(values) + 0.0).tolist()
     return repr(flat)[1:-1].split(', ') if flat else []
-
-
-def _status(level, name, message, values):
-    return DiagnosticStatus(level=level, name=name, message=message, hardware_id='',
-                            values=[KeyValue(key=k, value=v) for k, v in values])
 
 
 _KIND_TEXT = {int(kind): kind.name.lower() for kind in ContactKind}
@@ -399,10 +415,3 @@ class OutputWriter:
         strings, ints, reals, points = marker_table(report, world, names)
         strings[0] = frame_id
         return self._markers.encode(stamp_ns, strings, ints, reals, points)
-
-
-def health_status(name, stats):
-    """The node's /diagnostics status from a dict of figures (level chosen by the caller)."""
-    level = stats.pop('level')
-    message = stats.pop('message')
-    return _status(level, name, message, [(k, str(v)) for k, v in stats.items()])

@@ -28,8 +28,10 @@ import sys
 import threading
 import time
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PolygonStamped, PoseArray, Twist, TwistStamped
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from geometry_msgs.msg import (PolygonStamped, PoseArray, PoseStamped, PoseWithCovarianceStamped,
+                               Twist, TwistStamped)
+from nav_msgs.msg import Odometry
 import numpy as np
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
@@ -46,15 +48,16 @@ from visualization_msgs.msg import MarkerArray
 
 from .cdr import warmup as cdr_warmup
 from .frames import Frames
-from .messages import (health_status, number_text, OutputWriter, polygon_from_cdr,
+from .messages import (number_text, OUTPUT_TOPICS, OutputWriter, polygon_from_cdr,
                        pose_array_from_cdr, POSE_INPUTS, TimeBase)
 from ..monitor.config import (body_names, BODY_PARAMETERS, build_config, check_runtime,
                               GLOBAL_PARAMETERS, QUIET_PERIODS, REBUILT, RUNTIME_PARAMETERS,
                               runtime_update, source_names, SOURCE_PARAMETERS, waiting_for)
 from ..monitor.monitor import BAD_BULK, BAD_FOOTPRINT, Monitor, warmup, WRONG_FRAME
 
-# QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable; footprints and the
-# state are latched for late joiners.
+# QoS by role (REP 2003): sensor-like inputs best effort; outputs reliable (`_qos` of
+# `messages.OUTPUT_TOPICS`, /diagnostics as OUTPUT_QOS); footprints and the state are latched
+# for late joiners.
 POSE_QOS = qos_profile_sensor_data
 OUTPUT_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
                         history=HistoryPolicy.KEEP_LAST)
@@ -73,6 +76,10 @@ FOOTPRINT_QOS = {
 }
 
 RUNTIME = tuple(p.name for p in RUNTIME_PARAMETERS)
+POSE_MESSAGES = {'geometry_msgs/PoseStamped': PoseStamped,
+                 'geometry_msgs/PoseWithCovarianceStamped': PoseWithCovarianceStamped,
+                 'nav_msgs/Odometry': Odometry}
+"""The message class of each `<body>.pose_type` (`messages.POSE_INPUTS` reads them)."""
 REFUSAL_SUMMARY_PERIOD = 10.0
 """Seconds between the log lines that count the inputs refused since the last one (each
 body's and reason's first refusal is logged at once)."""
@@ -337,10 +344,10 @@ class CollisionMonitorNode(LifecycleNode):
     # interfaces ----------------------------------------------------------------------------
     def _create_interfaces(self, config):
         pub = self.create_lifecycle_publisher
-        self._pub_contacts = pub(DiagnosticArray, '~/contacts', OUTPUT_QOS)
-        self._pub_warnings = pub(DiagnosticArray, '~/warnings', OUTPUT_QOS)
-        self._pub_markers = pub(MarkerArray, '~/markers', OUTPUT_QOS)
-        self._pub_state = pub(DiagnosticArray, '~/state', LATCHED_QOS)
+        self._pub_contacts, self._pub_warnings, self._pub_markers, self._pub_state = (
+            pub(kind, f'~/{name}', _qos(OUTPUT_TOPICS[name]))
+            for name, kind in (('contacts', DiagnosticArray), ('warnings', DiagnosticArray),
+                               ('markers', MarkerArray), ('state', DiagnosticArray)))
         self._pub_health = pub(DiagnosticArray, '/diagnostics', OUTPUT_QOS)
         self._pub_cmd = None
         self._stamped = config.enable_stamped_cmd_vel
@@ -362,7 +369,8 @@ class CollisionMonitorNode(LifecycleNode):
             if body.pose_topic:
                 reader = POSE_INPUTS[body.pose_type]
                 subs.append(self.create_subscription(
-                    reader.message, body.pose_topic, self._pose_callback(k, reader), POSE_QOS))
+                    POSE_MESSAGES[body.pose_type], body.pose_topic,
+                    self._pose_callback(k, reader), POSE_QOS))
             if body.footprint_topic:
                 subs.append(self.create_subscription(
                     PolygonStamped, body.footprint_topic, self._footprint_callback(k),
@@ -663,7 +671,24 @@ class CollisionMonitorNode(LifecycleNode):
         header = Header()
         header.stamp = self.get_clock().now().to_msg()
         self._pub_health.publish(DiagnosticArray(
-            header=header, status=[health_status(f'{self.get_name()}: monitor', stats)]))
+            header=header, status=[_health_status(f'{self.get_name()}: monitor', stats)]))
+
+
+def _qos(topic):
+    """The QoS of an output topic (`messages.OutputTopic`)."""
+    return QoSProfile(depth=topic.depth, reliability=ReliabilityPolicy.RELIABLE,
+                      history=HistoryPolicy.KEEP_LAST,
+                      durability=(DurabilityPolicy.TRANSIENT_LOCAL if topic.latched
+                                  else DurabilityPolicy.VOLATILE))
+
+
+def _health_status(name, stats):
+    """The node's /diagnostics status from a dict of figures (level and message among them,
+    chosen by the caller)."""
+    level = stats.pop('level')
+    message = stats.pop('message')
+    return DiagnosticStatus(level=level, name=name, message=message, hardware_id='',
+                            values=[KeyValue(key=k, value=str(v)) for k, v in stats.items()])
 
 
 def _changes_body_set(name):

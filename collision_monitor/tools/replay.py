@@ -46,13 +46,6 @@ from ..monitor.monitor import Monitor
 from ..ros.messages import (OutputWriter, polygon_from_cdr, pose_array_from_cdr, POSE_INPUTS,
                             TimeBase)
 
-OUTPUT_TOPICS = {
-    'contacts': 'diagnostic_msgs/msg/DiagnosticArray',
-    'warnings': 'diagnostic_msgs/msg/DiagnosticArray',
-    'state': 'diagnostic_msgs/msg/DiagnosticArray',
-    'markers': 'visualization_msgs/msg/MarkerArray',
-}
-
 
 @contextlib.contextmanager
 def open_bag(bag):
@@ -385,7 +378,7 @@ class Progress:
         bag_s = share * self.span_ns * 1e-9
         speed = bag_s / max(1e-9, now - self.began)
         text = (f'{share:4.0%}  {bag_s:.1f} of {self.span_ns * 1e-9:.1f} s  '
-                f'{speed:.0f}x real time')
+                f'{speed:.3g}x real time')
         if self.terminal:
             done = int(share * self.width)
             self.stream.write(f'\rreplay [{"#" * done}{"." * (self.width - done)}] {text} ')

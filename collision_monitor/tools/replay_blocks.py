@@ -44,10 +44,11 @@ from typing import Optional
 
 import numpy as np
 
-from .replay import open_bag, OUTPUT_TOPICS, Replay
+from .replay import open_bag, Replay
 from ..monitor.config import Config
 from ..monitor.monitor import warmup
 from ..ros.cdr import warmup as cdr_warmup
+from ..ros.messages import OUTPUT_TOPICS
 
 MIN_BLOCK_SECONDS = 10.0
 """The shortest block worth a process: its worker's start (loading the kernels, reading the
@@ -171,12 +172,14 @@ def _replay_from(plan, worker, warm_from, longer, link, on_tick):
         path = plan.part(block, worker) if link else plan.parts
         writer = Writer(path, version=9, storage_plugin=StoragePlugin.MCAP)
         writer.open()
-        topics = {name: writer.add_connection(f'/{plan.node_name}/{name}', msgtype,
-                                              typestore=typestore)
-                  for name, msgtype in OUTPUT_TOPICS.items()}
+        topics = {name: writer.add_connection(f'/{plan.node_name}/{name}', topic.msgtype,
+                                              typestore=typestore,
+                                              offered_qos_profiles=[_offered(topic)])
+                  for name, topic in OUTPUT_TOPICS.items()}
 
     def result(snapshot):
         writer.close()
+        _as_ros_writes_it(writer.path)
         return BlockResult(block, worker, snapshot, run.pairs, run.skipped)
 
     if worker == 0:
@@ -374,6 +377,33 @@ def _stop(processes, links, worker, wait=False):
         process.join()
 
 
+def _offered(topic):
+    """The QoS the node offers on an output topic (`messages.OutputTopic`), as rosbags takes
+    it; rosbag2 writes durations that never end as these (sec, nsec)."""
+    from rosbags.interfaces import (Qos, QosDurability, QosHistory, QosLiveliness,
+                                    QosReliability, QosTime)
+    never = QosTime(9223372036, 854775807)
+    return Qos(QosHistory.KEEP_LAST, topic.depth, QosReliability.RELIABLE,
+               QosDurability.TRANSIENT_LOCAL if topic.latched else QosDurability.VOLATILE,
+               never, never, QosLiveliness.AUTOMATIC, never, False)
+
+
+def _as_ros_writes_it(path):
+    """Mend what rosbags writes in a bag's metadata.yaml and rosbag2 does not: the ROS
+    distribution (the node's message types are Jazzy's), and a starting time of 0 for a
+    bag with no message (rosbags writes the largest int64)."""
+    import yaml
+    meta = pathlib.Path(path) / 'metadata.yaml'
+    whole = yaml.safe_load(meta.read_text())
+    info = whole['rosbag2_bagfile_information']
+    info['ros_distro'] = 'jazzy'
+    for part in [info, *info['files']]:
+        if not part['message_count']:
+            part['starting_time']['nanoseconds_since_epoch'] = 0
+            part['duration']['nanoseconds'] = 0
+    meta.write_text(yaml.safe_dump(whole, sort_keys=False))
+
+
 def merge_blocks(parts, output):
     """One rosbag2 bag at `output` of the blocks' bags `parts` (in time order): their MCAP
     files moved in as ``<output name>_<k>.mcap`` and one ``metadata.yaml`` listing them, the
@@ -399,11 +429,12 @@ def merge_blocks(parts, output):
                   for t in info['topics_with_message_count']}
         for topic in merged['topics_with_message_count']:
             topic['message_count'] += counts.get(topic['topic_metadata']['name'], 0)
-    first = merged['files'][0]['starting_time']['nanoseconds_since_epoch']
-    last = merged['files'][-1]
+    spans = [(f['starting_time']['nanoseconds_since_epoch'],
+              f['starting_time']['nanoseconds_since_epoch'] + f['duration']['nanoseconds'])
+             for f in merged['files'] if f['message_count']]
+    first = min((start for start, _ in spans), default=0)
     merged['starting_time']['nanoseconds_since_epoch'] = first
-    merged['duration']['nanoseconds'] = (last['starting_time']['nanoseconds_since_epoch']
-                                         + last['duration']['nanoseconds'] - first)
+    merged['duration']['nanoseconds'] = max((end for _, end in spans), default=0) - first
     (output / 'metadata.yaml').write_text(yaml.safe_dump(
         {'rosbag2_bagfile_information': merged}, sort_keys=False))
 
