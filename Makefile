@@ -100,6 +100,11 @@ LAUNCH_TESTS := $(sort $(wildcard test/full_ros/launch_*.py))
 test-full-ros: $(ROS_STAMP)
 	@echo "=== the launch and tf2 tests, in $(ROS_VENV)"
 	$(ROS_PY) -m pip install --quiet --no-deps --force-reinstall .
+	@# launch_ros runs a package's executables from <prefix>/lib/<package>, where colcon puts
+	@# them (setup.cfg's install_scripts); pip puts them in bin/
+	mkdir -p $(ROS_VENV)/lib/collision_monitor
+	ln -sf $(ROS_VENV)/bin/collision_monitor_node $(ROS_VENV)/bin/collision_monitor_replay \
+		$(ROS_VENV)/lib/collision_monitor/
 	find .numba_cache_ros -mindepth 1 -maxdepth 1 ! -name $(SOURCE_HASH) \
 		-exec rm -rf {} + 2>/dev/null || true
 	for where in $(CURDIR) /; do (cd $$where && NUMBA_CACHE_DIR=$(ROS_NUMBA_CACHE) \

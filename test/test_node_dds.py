@@ -450,6 +450,22 @@ def test_refusals_that_alternate_with_good_poses_are_logged_once(harness):
     log = h.log()
     assert log.count("pose of 'a' rejected: non-finite pose") == 1, log
     assert log.count("pose of 'a' accepted again") <= 1, log
+    # a bulk source's messages of the wrong size, each wrong its own way, good between
+    pub = h.node.create_publisher(PoseArray, '/t/tracker', SENSOR)
+    sizes = [2, 3, 4, 3, 5, 3]
+
+    def tracker():
+        k[0] += 1
+        n = sizes[k[0] % len(sizes)]
+        pub.publish(pose_array(h, [(60.0 + 3 * j, 0.0) for j in range(n)]))
+
+    def counted():
+        ours = [values(s) for _, s in statuses(health) if s.name.endswith('monitor')]
+        return ours and int(ours[-1].get(
+            'rejected: bulk message does not match its source', 0)) >= 20
+
+    assert h.spin_until(counted, 30.0, tracker), h.log()
+    assert h.log().count("pose of 'tracker' rejected: bulk message does not match") == 1
 
 
 def test_a_footprint_republished_unchanged_is_logged_once(harness):
@@ -588,7 +604,8 @@ def test_a_huge_footprint_message_stalls_no_other_body(harness):
 
     assert h.spin_until(lambda: statuses(contacts, 'a|b'), 30.0, publish), h.log()
     pub_fp.publish(polygon_cdr('c', 3_000_000))
-    refused = "footprint of 'c' rejected: 3000000 vertices, more than max_vertices = 64"
+    refused = ("footprint of 'c' rejected: invalid footprint: 3000000 vertices, more than "
+               'max_vertices = 64')
     assert h.spin_until(lambda: refused in h.log(), 60.0, publish), h.log()
     start = time.monotonic()
     h.spin_until(lambda: time.monotonic() > start + 1.0, 10.0, publish)

@@ -421,7 +421,7 @@ class CollisionMonitorNode(LifecycleNode):
                  p.orientation.z, p.orientation.w))
             if pose is None:
                 self.monitor.refuse(k, WRONG_FRAME)
-                self._note(self.monitor.names[k], reason, header.frame_id)
+                self._note(self.monitor.names[k], WRONG_FRAME, header.frame_id, detail=reason)
                 return
             x, y, _, qx, qy, qz, qw = pose
             reason = self.monitor.pose(k, self._stamp(header, now), frame_id,
@@ -443,13 +443,13 @@ class CollisionMonitorNode(LifecycleNode):
             try:
                 stamp_ns, frame, rows = pose_array_from_cdr(data, expected)
             except ValueError as err:  # refused before converting anything
-                self._note(source, f'bulk message refused: {err}', '')
+                self._note(source, BAD_BULK, '', detail=str(err))
                 self.monitor.refuse(source, BAD_BULK)
                 return
             t = self._time.seconds(stamp_ns) if stamp_ns > 0 else now
             moved, reason = self._frames.rows_into_frame_id(frame, stamp_ns, rows)
             if moved is None:
-                self._note(source, reason, frame)
+                self._note(source, WRONG_FRAME, frame, detail=reason)
                 self.monitor.refuse(source, WRONG_FRAME)
                 return
             refused = self.monitor.bulk(source, t, self.monitor.config.frame_id, moved, now)
@@ -480,7 +480,7 @@ class CollisionMonitorNode(LifecycleNode):
                 stamp_ns, frame, points = polygon_from_cdr(data, limit)
             except ValueError as err:
                 monitor.refuse(k, BAD_FOOTPRINT)
-                self._note(name, str(err), '', 'footprint')
+                self._note(name, BAD_FOOTPRINT, '', 'footprint', detail=str(err))
                 return
             if (frame not in ('', frame_id) and self._frames.available
                     and self._frames.lookup(frame, 0)[0] is not None):
@@ -489,13 +489,13 @@ class CollisionMonitorNode(LifecycleNode):
                 moved, reason = self._frames.rows_into_frame_id(frame, stamp_ns, rows)
                 if moved is None:
                     monitor.refuse(k, BAD_FOOTPRINT)
-                    self._note(name, reason, frame, 'footprint')
+                    self._note(name, WRONG_FRAME, frame, 'footprint', detail=reason)
                     return
                 points, frame = moved[:, :2], frame_id
             before = monitor.world.footprint(name) if monitor.has_footprint[k] else None
             error = monitor.footprint_in(k, self._time.seconds(stamp_ns) if stamp_ns else None,
                                          frame, points, self._now())
-            self._note(name, error, frame, 'footprint')
+            self._note(name, error and BAD_FOOTPRINT, frame, 'footprint', detail=error)
             after = monitor.world.footprint(name)
             if error is None and (before is None or before.shape != after.shape
                                   or not np.array_equal(before, after)):
@@ -503,11 +503,12 @@ class CollisionMonitorNode(LifecycleNode):
                                        f'({points.shape[0]} vertices)')
         return callback
 
-    def _note(self, name, reason, frame, what='pose'):
-        """Log a body's (or source's) refused input the first time for each reason; later
-        refusals are counted (diagnostics, and a summary line every
-        `REFUSAL_SUMMARY_PERIOD` s).  A body accepted after a logged refusal is said so
-        once: inputs that alternate good and bad flood no log."""
+    def _note(self, name, reason, frame, what='pose', detail=None):
+        """Log a body's (or source's) refused input the first time for each reason (one of
+        the monitor's reasons; `detail` says more in that first line); later refusals are
+        counted (diagnostics, and a summary line every `REFUSAL_SUMMARY_PERIOD` s).  A body
+        accepted after a logged refusal is said so once: inputs that alternate good and bad
+        flood no log."""
         key = (what, name)
         previous = self._body_state.get(key)
         self._body_state[key] = reason
@@ -520,12 +521,14 @@ class CollisionMonitorNode(LifecycleNode):
         if (what, name, reason) in self._logged:
             return
         self._logged.add((what, name, reason))
-        detail = ''
-        if reason == WRONG_FRAME:
-            detail = f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
+        more = ''
+        if detail and detail != reason:  # (without tf2 the frames' reason is the reason)
+            more = f': {detail}'
+        elif reason == WRONG_FRAME:
+            more = f" (frame '{frame}', expected '{self.monitor.config.frame_id}')"
             if not self._frames.available:
-                detail += ': tf2_ros is not installed, so other frames are not transformed'
-        self.get_logger().warn(f'{what} of {name!r} rejected: {reason}{detail}')
+                more += ': tf2_ros is not installed, so other frames are not transformed'
+        self.get_logger().warn(f'{what} of {name!r} rejected: {reason}{more}')
 
     def _summarize_refusals(self):
         """One log line with the inputs refused since the last such line, by body and
@@ -639,14 +642,16 @@ class CollisionMonitorNode(LifecycleNode):
         """The latest pose of each body tracked from tf (`<body>.tf_frame`)."""
         frame_id = self.monitor.config.frame_id
         for k, child in self._tf_bodies:
-            stamp_ns, pose, reason = self._frames.body_pose(child)
-            if pose is not None:
-                if stamp_ns <= self._tf_stamps.get(k, -1):
-                    continue  # nothing newer since the last tick
-                self._tf_stamps[k] = stamp_ns
-                x, y, _, qx, qy, qz, qw = pose
-                reason = self.monitor.pose(k, self._time.seconds(stamp_ns), frame_id,
-                                           (x, y, qx, qy, qz, qw), now)
+            stamp_ns, pose, missing = self._frames.body_pose(child)
+            if pose is None:
+                self._note(self.monitor.names[k], WRONG_FRAME, child, detail=missing)
+                continue
+            if stamp_ns <= self._tf_stamps.get(k, -1):
+                continue  # nothing newer since the last tick
+            self._tf_stamps[k] = stamp_ns
+            x, y, _, qx, qy, qz, qw = pose
+            reason = self.monitor.pose(k, self._time.seconds(stamp_ns), frame_id,
+                                       (x, y, qx, qy, qz, qw), now)
             self._note(self.monitor.names[k], reason, child)
 
     def _publish_health(self):
