@@ -130,7 +130,8 @@ test-full-ros: $(ROS_STAMP)
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -m "not ros and not slow" test
 
-# Mutation testing of the kernels (by hand, not in CI; docs/mutation.md lists the survivors
+# Mutation testing of the kernels and of the monitor, ros (but the node) and tools layers (by
+# hand, not in CI; docs/mutation.md lists the survivors
 # and why they live): mutmut 2 (mutmut 3 leaves decorated functions alone, and every kernel is
 # decorated) changes one line at a time and runs the tests that cover that module, with the
 # JIT on and one numba cache for the run (test/mutants.py says how it stays true to the

@@ -11,7 +11,9 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Mutation testing of the kernels with mutmut 2 (``make mutants``; docs/mutation.md).
+"""Mutation testing with mutmut 2 (``make mutants``; docs/mutation.md): the kernels, the 3D
+algorithms, and the monitor, ros and tools layers but the node (its tests run over DDS, seconds
+each, too slow for one run per mutant; the logic it calls is the monitor's).
 
 ``python test/mutants.py [--no-jit] [--lines FIRST-LAST] [MODULE ...]`` runs mutmut over each
 module (default: every module of `TARGETS`) against the tests that cover it; ``--lines``
@@ -146,6 +148,11 @@ TARGETS = {
        for m in ('gjk', 'distance', 'manifold', 'triangles', 'point_in_polyhedron', 'planar',
                  'bounding', 'validation', 'polyhedron', 'batch', 'separating_plane')},
     'ros/cdr.py': ['test/test_cdr.py'],
+    'ros/messages.py': ['test/test_messages.py', 'test/test_cdr.py'],
+    'ros/frames.py': ['test/test_frames.py'],
+    'monitor/config.py': ['test/test_config.py', 'test/test_monitor.py'],
+    'monitor/monitor.py': ['test/test_monitor.py'],
+    'tools/replay.py': ['test/test_replay.py'],
 }
 
 

@@ -491,8 +491,10 @@ def main(argv=None):
               f'or remove it', file=sys.stderr)
         return 2
     # SIGTERM ends the run as Ctrl-C does: the workers are stopped and the partial output
-    # removed on the way out (Python's default would end the process on the spot)
+    # removed on the way out (Python's default would end the process on the spot).  Ctrl-C
+    # too where the command was started with SIGINT ignored (in the background of a script)
     signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         run = replay(args.bag, args.params_file, args.output, args.node_name,
                      markers=not args.no_markers, jobs=args.jobs)

@@ -188,6 +188,8 @@ def _replay_from(plan, worker, warm_from, longer, link, on_tick):
         wanted = set(plan.connections)
         connections = [c for c in reader.connections if (c.topic, c.msgtype) in wanted]
         for connection, log_ns, raw in read_messages(reader, connections, plan.bag):
+            if _STOP:
+                sys.exit(128 + _STOP[0])
             for tick_ns in run.due(log_ns):
                 if tick_ns == end:
                     link.send(result(run.monitor.snapshot()))
@@ -255,8 +257,11 @@ def _worker_main(plan, worker, link, parent_end, ticks):
     parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     # terminate() (a block another worker replays on) leaves through Python's exit, whose
-    # finalizers unlink the named semaphore numba's threading layer takes under forkserver
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # finalizers unlink the named semaphore numba's threading layer takes under forkserver.
+    # A SystemExit raised inside a finalizer (llvmlite's) is swallowed there: the flag ends
+    # the worker at its next message instead, and the swallowed one is not printed.
+    signal.signal(signal.SIGTERM, _worker_terminated)
+    sys.unraisablehook = _quiet_exit
     try:
         run_worker(plan, worker, link, count)
     except Exception as err:  # the parent raises it again (a bag that cannot be read, ...)
@@ -270,6 +275,22 @@ def _worker_main(plan, worker, link, parent_end, ticks):
         # finalizers and skip the one that unlinks the semaphore
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         link.close()
+
+
+_STOP = []
+"""The signal a worker was told to stop by (`_worker_terminated`)."""
+
+
+def _worker_terminated(signum, frame):
+    _STOP.append(signum)
+    sys.exit(128 + signum)
+
+
+def _quiet_exit(unraisable):
+    """`sys.unraisablehook` of a worker: a SystemExit swallowed by a finalizer is expected
+    (`_worker_terminated`); anything else is printed as Python prints it."""
+    if not isinstance(unraisable.exc_value, SystemExit):
+        sys.__unraisablehook__(unraisable)
 
 
 def _die_with_parent():
