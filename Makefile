@@ -116,7 +116,8 @@ test-full-ros: $(ROS_STAMP)
 	for t in $(LAUNCH_TESTS); do \
 		domain=$$(( domain + 1 )); log=$$(mktemp); \
 		NUMBA_CACHE_DIR=$(ROS_NUMBA_CACHE) AMENT_PREFIX_PATH=$(ROS_VENV) \
-		ROS_DOMAIN_ID=$$domain $(ROS_PY) -c 'import sys; from launch_testing.launch_test \
+		PYTHONPATH=test/full_ros ROS_DOMAIN_ID=$$domain $(ROS_PY) -c 'import sys; \
+			from launch_testing.launch_test \
 			import main; sys.argv = ["launch_test", sys.argv[1]]; sys.exit(main())' $$t \
 			> $$log 2>&1; code=$$?; \
 		echo "=== launch_test $$t (ROS_DOMAIN_ID=$$domain): exit $$code," \

@@ -46,7 +46,14 @@ def pose_stamped(h, x, y, yaw=0.0, frame='map', stamp=None):
 
 
 def fresh_domain():
-    """A ROS_DOMAIN_ID for one test process: 10..99, distinct per call in this run."""
+    """A ROS_DOMAIN_ID for one test process: 10..99, distinct per call in this run (for up
+    to 90 calls, more than a run makes).
+
+    Each node under test needs a domain of its own, not only each run: every node is
+    /collision_monitor, and a module's harness stays up through the module.  In one shared
+    domain a test's clients reach whichever node answers first: pinned to one domain,
+    test_lifecycle_transitions read 'active' from the module harness's node (autostart)
+    instead of 'unconfigured' from its own."""
     return 10 + (os.getpid() * 7 + next(_domains)) % 90
 
 
@@ -59,7 +66,9 @@ def warm_kernel_cache():
     (a minute on a loaded two-core machine, past the tests' start-up wait)."""
     if not _WARM:
         from collision_monitor.monitor.monitor import warmup
+        from collision_monitor.ros.cdr import warmup as cdr_warmup
         warmup()
+        cdr_warmup()
         _WARM.append(True)
 
 

@@ -124,12 +124,32 @@ class CollisionMonitorNode(LifecycleNode):
         self._inputs = []
         self._command_input = None
         self._rebuilding = False
+        self._refuse_invalid_transitions()
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         if self.get_parameter('autostart').value:
             self._autostart = self.create_timer(0.0, self._start)
 
     # lifecycle -----------------------------------------------------------------------------
+    def _refuse_invalid_transitions(self):
+        """Answer a ~/change_state request for a transition the current state does not have
+        (activate while active) with success false, as rclcpp does: rclpy's service
+        callback lets the state machine's error out, and the node died of one
+        `ros2 lifecycle set`.  (rclpy has no public handle on that service.)"""
+        service = self._service_change_state
+        change_state = service.callback
+
+        def callback(request, response):
+            try:
+                return change_state(request, response)
+            except Exception as err:  # rclpy's RCLError: "Transition is not registered"
+                self.get_logger().warn(
+                    f'lifecycle transition {request.transition.id} '
+                    f'{request.transition.label!r} refused: {err}')
+                response.success = False
+                return response
+        service.callback = callback
+
     def _start(self):
         self.destroy_timer(self._autostart)
         if self.trigger_configure() == TransitionCallbackReturn.SUCCESS:

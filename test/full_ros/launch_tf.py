@@ -19,11 +19,8 @@ that transform.
 """
 
 import os
-import time
 import unittest
 
-from diagnostic_msgs.msg import DiagnosticArray
-from geometry_msgs.msg import PoseStamped
 from launch import LaunchDescription
 from launch.actions import IncludeLaunchDescription
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -31,7 +28,8 @@ from launch_ros.actions import Node
 import launch_testing.actions
 import launch_testing.asserts
 import pytest
-import rclpy
+
+from contact_probe import contacts_seen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -57,26 +55,8 @@ class TestContactThroughTf(unittest.TestCase):
     """The cart at (3.0, 2.5) in odom is at (4.0, 2.5) in map, on the shelf at (4, 2)."""
 
     def test_contact_reported(self):
-        rclpy.init()
-        node = rclpy.create_node('launch_test_tf_probe')
-        got = []
-        node.create_subscription(DiagnosticArray, '/collision_monitor/contacts',
-                                 lambda m: got.extend(s.name for s in m.status), 10)
-        pub = node.create_publisher(PoseStamped, '/cart/pose', 10)
-        end = time.monotonic() + 120.0  # a cold numba cache compiles for tens of seconds
-        try:
-            while time.monotonic() < end and 'cart|shelf' not in got:
-                msg = PoseStamped()
-                msg.header.frame_id = 'odom'
-                msg.header.stamp = node.get_clock().now().to_msg()
-                msg.pose.position.x, msg.pose.position.y = 3.0, 2.5
-                msg.pose.orientation.w = 1.0
-                pub.publish(msg)
-                rclpy.spin_once(node, timeout_sec=0.05)
-        finally:
-            node.destroy_node()
-            rclpy.shutdown()
-        self.assertIn('cart|shelf', got)
+        self.assertIn('cart|shelf', contacts_seen('/collision_monitor/contacts', 'odom', 3.0,
+                                                  'launch_test_tf_probe'))
 
 
 @launch_testing.post_shutdown_test()
