@@ -22,9 +22,10 @@ import transforms3d
 
 from collision_monitor.monitor.config import (build_config, default_values, parse_footprint,
                                               waiting_for)
-from collision_monitor.monitor.monitor import (BAD_COMMAND, BAD_TWIST, IMPLAUSIBLE_MOTION, Monitor,
-                                               NON_FINITE, OUT_OF_ORDER, WRONG_FRAME,
-                                               yaw_from_quaternion, ZERO_QUATERNION)
+from collision_monitor.monitor.monitor import (BAD_COMMAND, BAD_TWIST, FUTURE_STAMP,
+                                               IMPLAUSIBLE_MOTION, Monitor, NON_FINITE,
+                                               OUT_OF_ORDER, WRONG_FRAME, yaw_from_quaternion,
+                                               ZERO_QUATERNION)
 
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
 
@@ -624,3 +625,22 @@ def test_a_body_joining_keeps_the_contacts_and_warnings_of_the_others():
     report = m.tick(t)
     assert names(report) == {('a', 'b')} and report.contacts.began[0] == began
     assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('c', 'd')]
+
+
+def test_each_documented_limit_refuses_just_beyond_it_and_takes_just_within():
+    """docs/interfaces.md: a stamp more than 0.5 s in the future, a twist beyond 1e3 m/s or
+    1e3 rad/s, a motion estimate beyond 1e5 m/s^2 are refused; just within, taken."""
+    m = two_movers()
+    a, b = m.index['a'], m.index['b']
+    assert m.pose(a, 10.49, 'map', (0, 0, 0, 0, 0, 1), 10.0) is None
+    assert m.pose(a, 10.51, 'map', (0, 0, 0, 0, 0, 1), 10.0) == FUTURE_STAMP
+    assert m.twist(a, 999.0, 0.0, 0.0) is None and m.twist(a, 0.0, 999.0, 999.0) is None
+    assert m.twist(a, 0.0, 1001.0, 0.0) == BAD_TWIST
+    assert m.twist(a, 0.0, 0.0, -1001.0) == BAD_TWIST
+    for accel, refused in ((0.9e5, False), (1.1e5, True)):
+        m = two_movers()
+        for t in (0.0, 0.001, 0.002):  # x = a t^2 / 2: the fit's acceleration is a
+            feed(m, t, {'a': (0.5 * accel * t * t, 0.0, 0.0), 'b': (50.0, 0.0, 0.0)})
+        report = m.tick(0.002)
+        assert (report.refused == [(a, IMPLAUSIBLE_MOTION)]) == refused, (accel, report.refused)
+        assert report.active[b]
