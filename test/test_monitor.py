@@ -24,8 +24,8 @@ from collision_monitor.monitor.config import (build_config, default_values, pars
                                               waiting_for)
 from collision_monitor.monitor.monitor import (BAD_COMMAND, BAD_TWIST, FUTURE_STAMP,
                                                IMPLAUSIBLE_MOTION, Monitor, NON_FINITE,
-                                               OUT_OF_ORDER, WRONG_FRAME, yaw_from_quaternion,
-                                               ZERO_QUATERNION)
+                                               OUT_OF_ORDER, OUT_OF_RANGE, WRONG_FRAME,
+                                               yaw_from_quaternion, ZERO_QUATERNION)
 
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
 
@@ -644,3 +644,58 @@ def test_each_documented_limit_refuses_just_beyond_it_and_takes_just_within():
         report = m.tick(0.002)
         assert (report.refused == [(a, IMPLAUSIBLE_MOTION)]) == refused, (accel, report.refused)
         assert report.active[b]
+
+
+def test_a_rebuilt_monitor_keeps_counts_schedule_stale_bodies_and_topic_footprints():
+    """Across a change of the body set: the refusal counts, the marker schedule, a body seen
+    once and now stale (still reported stale), a footprint received on a topic (the body
+    active with it), a body whose topic footprint has not come (inactive, not posed with the
+    placeholder)."""
+    bodies = {'a': body(pose_topic='/a', footprint='', footprint_topic='/fa'),
+              'b': body(pose_topic='/b'),
+              'c': body(pose_topic='/c', footprint='', footprint_topic='/fc')}
+    m = Monitor(config(bodies, pose_timeout=0.5))
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (5.0, 0.0, 0.0), 'c': (9.0, 0.0, 0.0)})
+    assert m.footprint(m.index['a'], [[-1, -1], [1, -1], [1, 1], [-1, 1]]) is None
+    assert m.pose(m.index['b'], 0.0, 'odom', (0, 0, 0, 0, 0, 1), 0.0) == WRONG_FRAME
+    assert m.pose(m.index['b'], 0.0, 'odom', (0, 0, 0, 0, 0, 1), 0.0) == WRONG_FRAME
+    m.tick(1.0)  # every pose 1 s old: all stale
+    assert m.markers_due(1.0)
+    bodies['d'] = body(pose_topic='/d')
+    m = m.rebuilt(config(bodies, pose_timeout=0.5))
+    assert m.health()[2] == {WRONG_FRAME: 2}
+    assert not m.markers_due(1.05)  # 0.1 s after the last markers at marker_rate 10 Hz
+    feed(m, 1.1, {'a': (0.0, 0.0, 0.0), 'c': (9.0, 0.0, 0.0)})
+    report = m.tick(1.1)
+    assert report.stale == [m.index['b']]
+    assert report.active[m.index['a']] and not report.active[m.index['c']]
+
+
+def test_the_debounce_of_a_pair_whose_body_left_goes_to_no_other_pair():
+    """a|b and a|d warned (a first in the list); b leaves and e joins: on the next tick a|d
+    is still warned of, and nothing else (b's pair must not land on a|c, now indices 0, 1)."""
+    def at(t):  # b and d close on a from either side, c far off
+        return {'a': (0.0, 0.0, 0.0), 'b': (2.5 - t, 0.0, 0.0), 'c': (20.0, 0.0, 0.0),
+                'd': (-3.0 + t, 0.0, 0.0)}
+
+    bodies = {n: body(pose_topic=f'/{n}') for n in 'abcd'}
+    m = Monitor(config(bodies, trigger_ticks=2, release_ticks=5))
+    for t in (0.0, 0.02, 0.04, 0.06):
+        feed(m, t, at(t))
+        report = m.tick(t)
+    assert {(m.names[i], m.names[j]) for i, j, _ in report.warnings} == {('a', 'b'), ('a', 'd')}
+    del bodies['b']
+    bodies['e'] = body(pose_topic='/e')
+    m = m.rebuilt(config(bodies, trigger_ticks=2, release_ticks=5))
+    place = {k: v for k, v in at(0.08).items() if k != 'b'}
+    feed(m, 0.08, {**place, 'e': (60.0, 0.0, 0.0)})
+    report = m.tick(0.08)
+    assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('a', 'd')]
+
+
+def test_refusals_count_up_and_a_pose_out_of_range_on_one_axis_is_refused():
+    m = two_movers()
+    a = m.index['a']
+    for pose in ((2e9, 0, 0, 0, 0, 1), (0, -2e9, 0, 0, 0, 1), (2e9, 2e9, 0, 0, 0, 1)):
+        assert m.pose(a, 0.0, 'map', pose, 0.0) == OUT_OF_RANGE
+    assert m.health()[2] == {OUT_OF_RANGE: 3}
