@@ -22,7 +22,7 @@ import transforms3d
 
 from collision_monitor.monitor.config import (build_config, default_values, parse_footprint,
                                               waiting_for)
-from collision_monitor.monitor.monitor import (BAD_COMMAND, BAD_TWIST, FUTURE_STAMP,
+from collision_monitor.monitor.monitor import (BAD_BULK, BAD_COMMAND, BAD_TWIST, FUTURE_STAMP,
                                                IMPLAUSIBLE_MOTION, Monitor, NON_FINITE,
                                                OUT_OF_ORDER, OUT_OF_RANGE, WRONG_FRAME,
                                                yaw_from_quaternion, ZERO_QUATERNION)
@@ -577,10 +577,10 @@ def test_a_footprint_posed_in_the_world_is_brought_into_the_body_frame_at_its_st
     around it), it is the footprint in the body frame again."""
     m = two_movers()
     body_frame = np.array([[0.6, 0.3], [-0.4, 0.3], [-0.4, -0.3], [0.6, -0.3]])
-    for t, x, yaw in ((0.0, 1.0, 0.2), (0.1, 2.0, 0.4)):  # at 0.05: (1.5, 0, 0.3)
-        feed(m, t, {'a': (x, 0.0, yaw)})
+    for t, x, yaw in ((0.0, 1.0, 0.2), (0.1, 2.0, 0.4)):  # at 0.05: (1.5, -1.5, 0.3)
+        feed(m, t, {'a': (x, -x, yaw)})
     c, s = math.cos(0.3), math.sin(0.3)
-    posed = body_frame @ np.array([[c, s], [-s, c]]) + [1.5, 0.0]
+    posed = body_frame @ np.array([[c, s], [-s, c]]) + [1.5, -1.5]
     assert m.footprint_in(m.index['a'], 0.05, 'map', posed, 0.1) is None
     np.testing.assert_allclose(m.world.footprint('a'), body_frame, atol=1e-12)
     # in another frame it is the body frame already
@@ -633,8 +633,10 @@ def test_each_documented_limit_refuses_just_beyond_it_and_takes_just_within():
     m = two_movers()
     a, b = m.index['a'], m.index['b']
     assert m.pose(a, 10.49, 'map', (0, 0, 0, 0, 0, 1), 10.0) is None
+    assert m.pose(a, 10.5, 'map', (0, 0, 0, 0, 0, 1), 10.0) is None  # "more than" 0.5 s
     assert m.pose(a, 10.51, 'map', (0, 0, 0, 0, 0, 1), 10.0) == FUTURE_STAMP
     assert m.twist(a, 999.0, 0.0, 0.0) is None and m.twist(a, 0.0, 999.0, 999.0) is None
+    assert m.twist(a, 1000.0, 0.0, 1000.0) is None
     assert m.twist(a, 0.0, 1001.0, 0.0) == BAD_TWIST
     assert m.twist(a, 0.0, 0.0, -1001.0) == BAD_TWIST
     for accel, refused in ((0.9e5, False), (1.1e5, True)):
@@ -699,3 +701,50 @@ def test_refusals_count_up_and_a_pose_out_of_range_on_one_axis_is_refused():
     for pose in ((2e9, 0, 0, 0, 0, 1), (0, -2e9, 0, 0, 0, 1), (2e9, 2e9, 0, 0, 0, 1)):
         assert m.pose(a, 0.0, 'map', pose, 0.0) == OUT_OF_RANGE
     assert m.health()[2] == {OUT_OF_RANGE: 3}
+
+
+@pytest.mark.parametrize('body_twist', [(1.0, 0.0), (0.0, 1.0), (0.6, -0.8)])
+def test_an_odometry_twist_is_turned_into_the_world_by_the_body_yaw(body_twist):
+    """a at yaw 0.6 rad with a measured body-frame twist: its world velocity is the twist
+    turned by the yaw.  A box 3 m off that way is warned of, boxes the other three ways are
+    not (the measured twist replaces the fitted one: a single pose, nothing fitted)."""
+    yaw = 0.6
+    c, s = math.cos(yaw), math.sin(yaw)
+    d = np.array([c * body_twist[0] - s * body_twist[1], s * body_twist[0] + c * body_twist[1]])
+    ways = {'ahead': d, 'left': np.array([-d[1], d[0]]), 'behind': -d,
+            'right': np.array([d[1], -d[0]])}
+    boxes = {name: body(pose_topic=f'/{name}') for name in ways}
+    m = Monitor(config({'a': body(pose_topic='/a', pose_type='nav_msgs/Odometry'), **boxes},
+                       trigger_ticks=1))
+    feed(m, 0.0, {'a': (0.0, 0.0, yaw), **{n: (*(3.0 * w), 0.0) for n, w in ways.items()}})
+    assert m.twist(m.index['a'], *body_twist, 0.0) is None
+    report = m.tick(0.0)
+    assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('a', 'ahead')]
+
+
+def test_a_whole_bulk_message_refused_is_index_minus_one_and_seen_flags_follow_poses():
+    """A bulk message refused whole (wrong frame, non-finite or future stamp) is reported
+    with index -1 (no body); of a message with one bad pose, the bodies whose poses were
+    taken are seen (stale once the source goes quiet), the refused one is not."""
+    m = Monitor(config({'p': body(), 'q': body(), 'r': body()},
+                       sources={'tracker': ['p', 'q', 'r']}, pose_timeout=0.5))
+    rows = np.array([[0.0, 0, 0, 0, 0, 0, 1], [5.0, 0, 0, 0, 0, 0, 1], [9.0, 0, 0, 0, 0, 0, 1]])
+    assert m.bulk('tracker', 0.0, 'odom', rows, 0.0) == [(-1, WRONG_FRAME)]
+    assert m.bulk('tracker', math.nan, 'map', rows, 0.0) == [(-1, NON_FINITE)]
+    assert m.bulk('tracker', 0.51, 'map', rows, 0.0) == [(-1, FUTURE_STAMP)]
+    assert m.bulk('tracker', 0.5, 'map', rows[:0], 0.0) == [(-1, BAD_BULK)]
+    bad = rows.copy()
+    bad[1, 0] = math.nan
+    # exactly the future tolerance ahead is taken
+    assert m.bulk('tracker', 0.5, 'map', bad, 0.0) == [(m.index['q'], NON_FINITE)]
+    assert m.tick(1.1).stale == [m.index['p'], m.index['r']]
+    assert m.bulk('tracker', 0.6, 'map', rows, 1.1) == []  # every pose taken
+    assert m.tick(1.2).stale == [m.index['p'], m.index['q'], m.index['r']]
+
+
+@pytest.mark.parametrize('n, taken', [(8, True), (9, False)])
+def test_footprint_points_up_to_max_vertices_are_taken(n, taken):
+    m = Monitor(config({'a': body(pose_topic='/a')}, max_vertices=8))
+    angles = np.arange(n) * 2 * np.pi / n
+    error = m.footprint(0, np.column_stack([np.cos(angles), np.sin(angles)]))
+    assert (error is None) == taken, error
