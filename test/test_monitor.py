@@ -600,6 +600,9 @@ def test_a_body_pose_at_a_time_comes_from_its_history():
     assert m.pose_at(m.index['a'], 1.5) == pytest.approx((2.0, 4.0, 2 * math.pi - 3.0))
     assert m.pose_at(m.index['a'], 1.6) is None and m.pose_at(m.index['a'], -0.1) is None
     assert m.pose_at(m.index['wall'], 123.0) == (10.0, 0.0, 0.0)
+    for k in range(25):  # past the ring's length (16): it wraps round
+        feed(m, k / 2, {'b': (k, 2.0 * k, 0.0)})
+    assert m.pose_at(m.index['b'], 11.75) == pytest.approx((23.5, 47.0, 0.0))
 
 
 def test_a_body_joining_keeps_the_contacts_and_warnings_of_the_others():
