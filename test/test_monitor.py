@@ -330,6 +330,7 @@ def test_clock_jump_backwards_resets_histories():
     report = m.tick(1.0)
     assert report.clock_jumped
     assert len(report.contacts) == 0 and report.warnings == []  # nothing fresh after the reset
+    assert report.stale == []  # and nothing seen on the new time line, so nothing stale
 
 
 def test_gate_scales_between_stop_and_slowdown():
@@ -674,6 +675,7 @@ def test_a_rebuilt_monitor_keeps_counts_schedule_stale_bodies_and_topic_footprin
     report = m.tick(1.1)
     assert report.stale == [m.index['b']]
     assert report.active[m.index['a']] and not report.active[m.index['c']]
+    assert m.health()[:2] == (1, 1)  # a active; b stale (c and d never seen: not stale)
 
 
 def test_the_debounce_of_a_pair_whose_body_left_goes_to_no_other_pair():
@@ -704,6 +706,8 @@ def test_refusals_count_up_and_a_pose_out_of_range_on_one_axis_is_refused():
     for pose in ((2e9, 0, 0, 0, 0, 1), (0, -2e9, 0, 0, 0, 1), (2e9, 2e9, 0, 0, 0, 1)):
         assert m.pose(a, 0.0, 'map', pose, 0.0) == OUT_OF_RANGE
     assert m.health()[2] == {OUT_OF_RANGE: 3}
+    assert m.pose(m.index['b'], 0.0, 'map', (2e9, 0, 0, 0, 0, 1), 0.0) == OUT_OF_RANGE
+    assert m.health()[2] == {OUT_OF_RANGE: 4}  # summed over the bodies
 
 
 @pytest.mark.parametrize('body_twist', [(1.0, 0.0), (0.0, 1.0), (0.6, -0.8)])
