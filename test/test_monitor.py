@@ -755,3 +755,62 @@ def test_footprint_points_up_to_max_vertices_are_taken(n, taken):
     angles = np.arange(n) * 2 * np.pi / n
     error = m.footprint(0, np.column_stack([np.cos(angles), np.sin(angles)]))
     assert (error is None) == taken, error
+
+
+def test_a_collision_under_a_second_away_is_warned_of_with_its_time():
+    """b closing on a's face at 2 m/s: warned 1.25 s ahead, then 0.65 s ahead (not taken
+    for touching)."""
+    m = two_movers(trigger_ticks=1)
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (3.5 - 2.0 * (t - 0.2), 0.0, 0.0)})
+        report = m.tick(t)
+    assert [(i, j) for i, j, _ in report.warnings] == [(0, 1)]
+    assert report.warnings[0][2].time == pytest.approx(1.25, abs=1e-9)
+    for t in (0.5, 0.8):
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (3.5 - 2.0 * (t - 0.2), 0.0, 0.0)})
+    report = m.tick(0.8)
+    assert report.warnings[0][2].time == pytest.approx(0.65, abs=1e-9)
+
+
+def test_the_state_changes_only_when_it_does_and_a_warning_survives_a_missing_tick():
+    """Two ticks alike: the state changed on the first only.  A warned pair not predicted
+    for one tick (monitoring disabled for it) and predicted again stays warned."""
+    m = two_movers(trigger_ticks=1, release_ticks=3)
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})
+    assert m.tick(0.0).state_changed and not m.tick(0.01).state_changed
+    m = two_movers(trigger_ticks=1, release_ticks=3)
+    for t in (0.0, 0.1, 0.2):  # warned from the second pose (a velocity) on
+        feed(m, t, {'a': (0.0, 0.0, 0.0), 'b': (2.5 - t, 0.0, 0.0)})
+        assert [w[:2] for w in m.tick(t).warnings] == ([(0, 1)] if t else [])
+    m.enabled = False  # nothing predicted for one tick
+    feed(m, 0.3, {'a': (0.0, 0.0, 0.0), 'b': (2.2, 0.0, 0.0)})
+    m.tick(0.3)
+    m.enabled = True
+    feed(m, 0.4, {'a': (0.0, 0.0, 0.0), 'b': (2.1, 0.0, 0.0)})
+    assert [w[:2] for w in m.tick(0.4).warnings] == [(0, 1)]
+
+
+@pytest.mark.parametrize('command, passed', [
+    ((0, 0, 0, 2e3, 0, 0), False), ((0, 0, 0, 0, 2e3, 0), False),
+    ((1000, 0, 0, 0, 0, 1000), True), ((999, 0, 0, 999, 0, 0), True)])
+def test_each_value_of_a_command_is_held_to_its_own_limit(command, passed):
+    """Speed (m/s) from the three linear values, turn rate (rad/s) from the three angular
+    ones, each at most 1e3; any of the six beyond refuses the command."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (3000.0, 0.0, 0.0)})
+        m.tick(t)
+    out, reason = m.gate_command(command)
+    assert (reason is None) == passed and (out == tuple(float(v) for v in command)) == passed
+
+
+def test_the_gated_command_sideways_into_a_box_stops():
+    """The robot touches a box on its right (-y): a command sideways into it (vy < 0)
+    gives zeros, away (vy > 0) passes whole."""
+    m = gate_monitor()
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (0.0, -0.9, 0.0)})
+        m.tick(t)
+    assert m.gate_command((0.0, -0.3, 0.0, 0.0, 0.0, 0.0)) == ((0.0,) * 6, None)
+    away = (0.0, 0.3, 0.0, 0.0, 0.0, 0.0)
+    assert m.gate_command(away) == (away, None)
