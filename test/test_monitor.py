@@ -405,14 +405,16 @@ def test_the_gated_robot_listed_after_the_box_it_touches_is_gated_the_same():
     assert m.gate_scale(-0.5, 0.0, 0.0) == 1.0
 
 
-def test_turning_a_corner_into_a_box_stops_and_turning_it_away_passes():
+@pytest.mark.parametrize('at', [(0.0, 0.0), (5.0, 3.0)])
+def test_turning_a_corner_into_a_box_stops_and_turning_it_away_passes(at):
     """A long box overlaps only the robot's front-right corner, 5 cm deep from below (the
     contact normal -y, from robot to box): turning clockwise drives that corner down into
     it (w x r at (0.5, -0.5) is (-0.5, -0.5) for w = -1), counter-clockwise lifts it off."""
     m = gate_monitor()
     box = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
     assert m.footprint(m.index['box'], text=box) is None
-    report = settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (0.8, -0.95, 0.0)})
+    x, y = at  # r is measured from the robot's own origin, wherever it stands
+    report = settled(m, {'robot': (x, y, 0.0), 'box': (x + 0.8, y - 0.95, 0.0)})
     assert len(report.contacts) == 1
     np.testing.assert_allclose(report.contacts[0].normal, [0.0, -1.0], atol=1e-12)
     assert m.gate_scale(0.0, 0.0, -1.0) == 0.0
@@ -814,3 +816,43 @@ def test_the_gated_command_sideways_into_a_box_stops():
     assert m.gate_command((0.0, -0.3, 0.0, 0.0, 0.0, 0.0)) == ((0.0,) * 6, None)
     away = (0.0, 0.3, 0.0, 0.0, 0.0, 0.0)
     assert m.gate_command(away) == (away, None)
+
+
+def test_the_gate_slows_linearly_over_a_band_of_any_width():
+    """stop 0.5 s, slowdown 2.5 s (a band 2 s wide): meeting the box in 1.5 s gives half."""
+    bodies = {'robot': body(pose_topic='/r'), 'box': body(pose_topic='/b')}
+    m = Monitor(config(bodies, **{'gate.enabled': True, 'gate.body': 'robot',
+                                  'gate.stop_time': 0.5, 'gate.slowdown_time': 2.5}))
+    settled(m, {'robot': (0.0, 0.0, 0.0), 'box': (4.0, 0.0, 0.0)})
+    assert m.gate_scale(2.0, 0.0, 0.0) == pytest.approx(0.5)  # 3 m at 2 m/s
+
+
+def test_backing_away_slower_than_a_box_closes_in_still_pushes_into_it():
+    """The box (listed first) touches the robot and comes on at 0.5 m/s: backing off at
+    0.3 m/s still closes on it, so the gate stops it; at 0.8 m/s it gets away."""
+    m = Monitor(config({'box': body(pose_topic='/b'), 'robot': body(pose_topic='/r')},
+                       **{'gate.enabled': True, 'gate.body': 'robot'}))
+    for t in (0.0, 0.1, 0.2):
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (0.9 - 0.5 * t, 0.0, 0.0)})
+        m.tick(t)
+    assert m.gate_scale(-0.3, 0.0, 0.0) == 0.0
+    assert m.gate_scale(-0.8, 0.0, 0.0) == 1.0
+
+
+@pytest.mark.parametrize('box, normal, command', [
+    # a long box under the front-right corner: driving away (+y) outruns turning in
+    ((0.8, -0.95), (0.0, -1.0), (0.0, 0.3, -0.5)),
+    # a tall box beside the front-right corner: backing (-x) outruns turning in
+    ((0.95, -0.15), (1.0, 0.0), (-0.3, 0.0, -0.8))])
+def test_a_corner_turning_in_while_the_robot_drives_away_faster_passes(box, normal, command):
+    """The robot at (5, 3): each contact point's velocity is v + w x (p - robot origin);
+    here the drive away outweighs the turn in at every point of the contact, so the command
+    passes, though turning alone would push in."""
+    m = gate_monitor()
+    shape = ('[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]' if normal[0] == 0.0 else
+             '[[0.5, 0.35], [-0.5, 0.35], [-0.5, -0.35], [0.5, -0.35]]')
+    assert m.footprint(m.index['box'], text=shape) is None
+    report = settled(m, {'robot': (5.0, 3.0, 0.0), 'box': (5.0 + box[0], 3.0 + box[1], 0.0)})
+    np.testing.assert_allclose(report.contacts[0].normal, normal, atol=1e-12)
+    assert m.gate_scale(*command) == 1.0
+    assert m.gate_scale(0.0, 0.0, command[2]) == 0.0
