@@ -133,6 +133,7 @@ def _kernels_2d(name):
 TARGETS = {
     'kernels/trig.py': ['test/test_trig.py'],
     'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
+    'kernels/rigid.py': ['test/test_rigid.py', 'test/test_toi.py', 'test/test_world.py'],
     'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
     'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
     'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],

@@ -119,16 +119,17 @@ def test_contacts_and_warnings_read_back_exactly(origin):
     assert np.array_equal(warned.point, fc.point) and np.array_equal(warned.normal, fc.normal)
     assert (warned.vertex, warned.edge) == (fc.vertex, fc.edge)
     # each body in its field: the named vertex of vertex_body, moved as the world's default
-    # predictor moves it (the seed's point model: v + w x r and the centripetal -w^2 r; b at
-    # rest), is the point, and the point is on edge_body's named edge
+    # predictor moves it (arc: the twist held in the body frame, the origin on the circle
+    # c0 + v (e^(i w t) - 1) / (i w), the heading yaw + w t; b at rest), is the point, and
+    # the point is on edge_body's named edge
     poses = {'b': (x + 0.7, y + 0.2, -0.2, 0.0, 0.0, 0.0), 'c': (x + 3.0, y, 0.0, -1.0, 0.1, 0.2)}
 
     def vertex_at(body, k, t):
         px, py, yaw, vx, vy, w = poses[body]
-        c, s = np.cos(yaw), np.sin(yaw)
-        ox, oy = square[k][0] * c - square[k][1] * s, square[k][0] * s + square[k][1] * c
-        return np.array([px + ox + (vx - w * oy) * t - 0.5 * w * w * ox * t * t,
-                         py + oy + (vy + w * ox) * t - 0.5 * w * w * oy * t * t])
+        origin = complex(px, py) + (complex(vx, vy) * (np.exp(1j * w * t) - 1) / (1j * w)
+                                    if w else 0.0)
+        z = origin + complex(*square[k]) * np.exp(1j * (yaw + w * t))
+        return np.array([z.real, z.imag])
 
     t = warned.time_to_collision
     np.testing.assert_allclose(vertex_at(warned.vertex_body, warned.vertex, t), warned.point,

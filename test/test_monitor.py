@@ -856,3 +856,21 @@ def test_a_corner_turning_in_while_the_robot_drives_away_faster_passes(box, norm
     np.testing.assert_allclose(report.contacts[0].normal, normal, atol=1e-12)
     assert m.gate_scale(*command) == 1.0
     assert m.gate_scale(0.0, 0.0, command[2]) == 0.0
+
+
+@pytest.mark.parametrize('w', [1.0, 1.5, -1.0])
+def test_the_gate_lets_a_robot_turn_in_place_beside_a_shelf_and_stops_one_turning_into_it(w):
+    """A 1 x 1 m robot beside a shelf (static, 5, 20 or 40 cm beyond the circle its corners
+    sweep) turns in place freely, at any rate: the command is moved as the robot would move
+    under it, turning about its origin.  With the shelf 10 cm inside that circle, the turn
+    meets it within stop_time: 0."""
+    r = math.sqrt(0.5)
+    for spare, expected in ((0.05, 1.0), (0.2, 1.0), (0.4, 1.0), (-0.1, 0.0)):
+        shelf = '[[0.0, -2.0], [0.5, -2.0], [0.5, 2.0], [0.0, 2.0]]'
+        m = Monitor(config({'robot': body(pose_topic='/r'),
+                            'shelf': body(static=True, footprint=shelf,
+                                          pose=[r + spare, 0.0, 0.0])},
+                           **{'gate.enabled': True, 'gate.body': 'robot',
+                              'gate.stop_time': 0.5, 'gate.slowdown_time': 1.5}))
+        settled(m, {'robot': (0.0, 0.0, 0.0)})
+        assert m.gate_scale(0.0, 0.0, w) == expected, spare

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import transforms3d
 
+from collision_monitor.kernels.constants import MotionModel
 from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHistory,
                                               push_pose, tick_motion)
 from collision_monitor.kernels.packed import Motion
@@ -250,7 +251,8 @@ def test_motion_beyond_a_limit_is_implausible_and_no_longer_fresh():
     motion = Motion(*(np.full((n, 3), 1e9) for _ in range(3)))
     static = np.zeros(n, np.bool_)
     static[n - 2] = True
-    known = (static, np.ones(n, np.bool_), np.ones(n, np.bool_))
+    models = np.full(n, int(MotionModel.CONSTANT_ACCELERATION))
+    known = (static, np.ones(n, np.bool_), np.ones(n, np.bool_), models)
     fresh, moving, implausible, active = (np.zeros(n, np.bool_) for _ in range(4))
     counts = tick_motion(history, 0.0, 1.0, 1.0, LIMITS, True, known, motion,
                          (fresh, moving, implausible, active))

@@ -563,6 +563,7 @@ def test_began_times_of_a_crowd_across_ticks_and_body_changes(seed):
 
     rng = np.random.default_rng(seed)
     world = CollisionWorld()
+    world.predictor = 'constant_acceleration'  # the model `first_contact` solves
     shapes = {}
     for k in range(60):
         shapes[f'b{k}'] = polygon(rng)
@@ -784,15 +785,16 @@ def test_motion_models_by_member_or_name():
         assert by_member.tolist() == world.predict(5.0, model.name.lower()).time.tolist()
     # b's near side closes 2 m at 1 m/s, or with 0.5 t^2 more
     assert world.predict(5.0, MotionModel.CONSTANT_VELOCITY).time == pytest.approx([2.0])
-    assert world.predict(5.0, MotionModel.CONSTANT_ACCELERATION).time == pytest.approx(
-        [-1.0 + np.sqrt(5.0)])
+    # a body that does not turn moves alike under the rigid models and constant acceleration
+    for model in (MotionModel.CONSTANT_ACCELERATION, MotionModel.ARC, MotionModel.HOLONOMIC):
+        assert world.predict(5.0, model).time == pytest.approx([-1.0 + np.sqrt(5.0)])
     for bad in ('Constant_velocity', 'linear', 1):
         with pytest.raises(ValueError, match='predictor must be one of'):
             world.predict(5.0, bad)
         # the default is checked when set, and a refused value leaves it as it was
         with pytest.raises(ValueError, match='predictor must be one of'):
             world.predictor = bad
-        assert world.predictor == 'constant_acceleration'
+        assert world.predictor == 'arc'
     world.predictor = MotionModel.CONSTANT_VELOCITY
     assert world.predict(5.0).time == pytest.approx([2.0])
 
@@ -853,13 +855,14 @@ def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
     world.set_poses(np.column_stack([rng.uniform(0, 12, (60, 2)), rng.uniform(-3, 3, 60)]))
     world.set_twists(np.column_stack([rng.uniform(-1, 1, (60, 2)), rng.uniform(-1, 1, 60)]))
     world.predict(2.0)
-    pairs, n_pairs, model = world._swept_near.pairs, world._swept_count, world._model(None)
+    pairs, n_pairs = world._swept_near.pairs, world._swept_count
+    models = np.array([int(m) for m in world.predictors()])
     expected = world._found[:n_pairs].copy()
     most = world._scratch.shape[3]
     found = np.full_like(world._found, -7.0)
     first_contacts((pairs, np.zeros(n_pairs, np.bool_)), n_pairs, world._motion,
-                   world._packed_bodies, (world._aabb, world._swept), int(model), 2.0,
-                   np.zeros((slots, 2, 3, most, 2)), np.zeros((slots, 2, most)), found)
+                   world._packed_bodies, (world._aabb, world._swept), models, 2.0,
+                   np.zeros((slots, 2, 4, most, 2)), np.zeros((slots, 2, most)), found)
     assert n_pairs > 20 and np.isfinite(expected[:, 0]).sum() > 3
     np.testing.assert_array_equal(found[:n_pairs], expected)
 

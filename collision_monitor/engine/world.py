@@ -300,9 +300,12 @@ class CollisionWorld:
 
     Attributes
     ----------
-    predictor : MotionModel or {'constant_acceleration', 'constant_velocity'}
-        Default motion model of `predict` and `step`, and of the look-back of `detect`
-        (ValueError when set to anything else).
+    predictor : MotionModel or {'arc', 'holonomic', 'constant_acceleration', 'constant_velocity'}
+        Motion model of `predict` and `step`, and of the look-back of `detect`, for every
+        body without one of its own (`set_predictors`); default 'arc' (ValueError when set to
+        anything else).  ARC fits robots that drive and turn (differential drive, Ackermann),
+        HOLONOMIC bodies whose heading does not steer their path (omnidirectional bases,
+        people, carts); the seed's point models are exact only for bodies that do not turn.
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
         every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
@@ -330,8 +333,11 @@ class CollisionWorld:
         self._index = {}
         # per-body state: views of the first N rows of `_stores` (see `_grow_rows`)
         self._stores = (np.zeros((0, 3), FLOAT), np.zeros((0, 3), FLOAT),
-                        np.zeros((0, 3), FLOAT), np.zeros(0, np.bool_), np.zeros(0, np.bool_))
-        self._poses, self._twists, self._accels, self._has_pose, self._enabled = self._stores
+                        np.zeros((0, 3), FLOAT), np.zeros(0, np.bool_), np.zeros(0, np.bool_),
+                        np.zeros(0, INDEX))
+        (self._poses, self._twists, self._accels, self._has_pose, self._enabled,
+         self._own_models) = self._stores
+        self._effective = None  # each body's model value, made by `_models` when needed
         self._packed = False
         self._placed = False  # world vertices, boxes and centroids match poses and activity
         # candidates of the last predict while nothing moved since (-1: none), for detect
@@ -343,7 +349,7 @@ class CollisionWorld:
         # the contact buffers: the set the last tick wrote, then the other (None until needed)
         self._buffers = [None, None]
         self._state_prev = Motion(*(np.zeros((0, 3), FLOAT) for _ in range(3)))  # its state
-        self.predictor = 'constant_acceleration'
+        self.predictor = 'arc'
         self.threads = None
 
     @property
@@ -357,10 +363,14 @@ class CollisionWorld:
         # costs microseconds
         self._default_model = MotionModel.parse(value)
         self._predictor = value
+        self._effective = None
 
     # registration --------------------------------------------------------------------------
-    def add_body(self, name, footprint, *, static=False, pose=None):
+    def add_body(self, name, footprint, *, static=False, pose=None, predictor=None):
         """Register a body and return its index.
+
+        `predictor` is the body's own motion model (see `set_predictors`); None takes the
+        world's `predictor`.
 
         Raises ValueError when the name is taken, the footprint is not a simple polygon
         (self-crossing, fewer than 3 distinct vertices, zero area, non-finite, a vertex beyond
@@ -373,12 +383,14 @@ class CollisionWorld:
         if name in self._index:
             raise ValueError(f'body {name!r} is already registered')
         body = _Body(name, footprint, static)
+        model = -1 if predictor is None else int(MotionModel.parse(predictor))
         if pose is not None:
             pose = self._checked_rows([pose], 1, 'poses', lambda rows: [name])
         self._bodies.append(body)
         self._index[name] = len(self._bodies) - 1
         self._names = None
         self._grow_rows()
+        self._own_models[-1] = model
         self._packed = False
         if pose is not None:
             self._poses[-1] = pose[0]
@@ -400,12 +412,38 @@ class CollisionWorld:
             cap = max(16, 2 * n)
             spare = (np.zeros((cap - n, *s.shape[1:]), s.dtype) for s in self._stores)
             self._stores = tuple(np.concatenate([s[:n], z]) for s, z in zip(self._stores, spare))
-        (self._poses, self._twists, self._accels, self._has_pose,
-         self._enabled) = (s[:n + 1] for s in self._stores)
+        (self._poses, self._twists, self._accels, self._has_pose, self._enabled,
+         self._own_models) = (s[:n + 1] for s in self._stores)
         for rows in (self._poses, self._twists, self._accels):
             rows[n] = 0.0
         self._has_pose[n] = False
         self._enabled[n] = True
+        self._own_models[n] = -1
+        self._effective = None
+
+    def set_predictors(self, predictors, bodies):
+        """Give bodies their own motion models.
+
+        Parameters
+        ----------
+        predictors : sequence of (MotionModel, str or None)
+            One per body: a member, its lower-case name, or None for the world's `predictor`.
+        bodies : sequence of str or int
+            Names or indices.
+
+        Raises ValueError for an unknown model (nothing is changed then).
+
+        """
+        idx = self._as_indices(bodies)
+        if len(predictors) != idx.shape[0]:
+            raise ValueError(f'{len(predictors)} predictors for {idx.shape[0]} bodies')
+        values = [-1 if p is None else int(MotionModel.parse(p)) for p in predictors]
+        self._own_models[idx] = values
+        self._effective = None
+
+    def predictors(self):
+        """Each body's motion model in index order (its own, or the world's `predictor`)."""
+        return tuple(MotionModel(m) for m in self._models(None).tolist())
 
     def remove_body(self, name):
         """Forget a body; the indices of the bodies after it shift down by one."""
@@ -416,7 +454,10 @@ class CollisionWorld:
         self._accels = np.delete(self._accels, k, axis=0)
         self._has_pose = np.delete(self._has_pose, k)
         self._enabled = np.delete(self._enabled, k)
-        self._stores = (self._poses, self._twists, self._accels, self._has_pose, self._enabled)
+        self._own_models = np.delete(self._own_models, k)
+        self._stores = (self._poses, self._twists, self._accels, self._has_pose, self._enabled,
+                        self._own_models)
+        self._effective = None
         self._index = {b.name: i for i, b in enumerate(self._bodies)}
         self._names = None
         self._packed = False
@@ -548,10 +589,9 @@ class CollisionWorld:
     def world_vertices(self, name, t=0.0, predictor=None):
         """Return a body's vertices in the world frame, now or `t` seconds ahead.
 
-        Ahead, each vertex moves as a point with its velocity and acceleration under the
-        predictor's model (default: the `predictor` attribute; see `kinematics`), the model
-        `predict` solves: a predicted contact point lies on the footprints placed at its
-        time.  At t = 0 this is the rigid placement ``R(yaw) s + (x, y)``.
+        Ahead, the body moves under the predictor's model (default: its own, see
+        `set_predictors`), the model `predict` solves: a predicted contact point lies on the
+        footprints placed at its time.  At t = 0 this is the rigid placement ``R(yaw) s + (x, y)``.
         """
         return self.vertices_ahead([name], [t], predictor)[0]
 
@@ -578,12 +618,12 @@ class CollisionWorld:
         times = np.asarray(times, FLOAT).reshape(-1)
         if times.shape != idx.shape or not np.isfinite(times).all():
             raise ValueError(f'times must be {idx.size} finite numbers, got {times}')
-        model = self._model(predictor)
+        models = self._models(predictor)
         self._pack()
         starts = np.zeros(idx.size + 1, INDEX)
         np.cumsum(self._vstart[idx + 1] - self._vstart[idx], out=starts[1:])
         vertices = np.empty((starts[-1], 2), FLOAT)
-        vertices_ahead(idx, times, self._motion, self._offsets, self._vstart, int(model),
+        vertices_ahead(idx, times, self._motion, self._offsets, self._vstart, models,
                        vertices)
         return vertices, starts
 
@@ -743,9 +783,9 @@ class CollisionWorld:
         ----------
         horizon : float
             Look-ahead, seconds (> 0).
-        predictor : MotionModel or {'constant_acceleration', 'constant_velocity'}, optional
-            Motion model of the vertices (default: the `predictor` attribute).  Twists and
-            accelerations come from `set_twists` and `set_accelerations`.
+        predictor : MotionModel or str, optional
+            Motion model of every body (default: each body's own, see `set_predictors`).
+            Twists and accelerations come from `set_twists` and `set_accelerations`.
 
         Returns
         -------
@@ -759,8 +799,8 @@ class CollisionWorld:
         horizon under the predictor's model, so no pair that meets is dropped.
 
         """
-        model = self._look_ahead(horizon, predictor)
-        return self._packed_predictions(self._predict(model, horizon, True))
+        models = self._look_ahead(horizon, predictor)
+        return self._packed_predictions(self._predict(models, horizon, True))
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
@@ -772,19 +812,20 @@ class CollisionWorld:
         again.  A caller with a use for the predictions before the contacts calls `predict`
         and `detect` in turn.
         """
-        model = self._look_ahead(horizon, predictor)
-        self._predict(model, horizon, False)
+        models = self._look_ahead(horizon, predictor)
+        self._predict(models, horizon, False)
         contacts = self.detect(stamp)
         known = self._buffers[0].rows.pairs[:len(contacts)] if len(contacts) else _NO_PAIRS
-        return contacts, self._packed_predictions(self._search(model, horizon, known))
+        return contacts, self._packed_predictions(self._search(models, horizon, known))
 
     def _look_ahead(self, horizon, predictor):
-        """The `MotionModel` of a look-ahead of `horizon` s; ValueError for a bad horizon."""
+        """The per-body models of a look-ahead of `horizon` s (`_models`); ValueError for a
+        bad horizon."""
         if not horizon > 0.0 or not math.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        return self._model(predictor)
+        return self._models(predictor)
 
-    def _predict(self, model, horizon, search):
+    def _predict(self, models, horizon, search):
         """predict's swept candidates and, with `search`, their first contacts: returns how
         many meet (`pack_predictions`), or -1 without the search."""
         self._pack()
@@ -796,7 +837,7 @@ class CollisionWorld:
                                       == sweep_threads)
             n_pairs, k = place_and_predict(
                 self._motion_args, active, self._bodies_args, (*self._placement, self._placed),
-                (self._swept, self._movable, cache.kept()), int(model), float(horizon),
+                (self._swept, self._movable, cache.kept()), models, float(horizon),
                 search_here, self._search_args(), self._p_args)
             self._placed = True
             cache.settle(n_pairs)
@@ -804,23 +845,29 @@ class CollisionWorld:
                 self._swept_count = n_pairs
                 if k >= 0 or not search:
                     return k
-                return self._search(model, horizon, _NO_PAIRS)
+                return self._search(models, horizon, _NO_PAIRS)
         else:
             self._place(active)
-            swept_boxes(self._motion, active, self._radius, self._aabb, int(model),
+            swept_boxes(self._motion, active, self._radius, self._aabb, models,
                         float(horizon), self._swept)
         _, self._swept_count = self._broad_phase(cache, self._swept, active)
-        return self._search(model, horizon, _NO_PAIRS) if search else -1
+        return self._search(models, horizon, _NO_PAIRS) if search else -1
 
-    def _model(self, predictor):
-        """The `MotionModel` of `predictor` (None: the `predictor` attribute)."""
-        return self._default_model if predictor is None else MotionModel.parse(predictor)
+    def _models(self, predictor):
+        """(N,) intp: each body's `MotionModel` value.  `predictor` None: its own (see
+        `set_predictors`), else the world's `predictor`; otherwise `predictor` for all."""
+        if predictor is not None:
+            return np.full(len(self._bodies), int(MotionModel.parse(predictor)), INDEX)
+        if self._effective is None or self._effective.shape[0] != len(self._bodies):
+            own = self._own_models
+            self._effective = np.where(own >= 0, own, int(self._default_model)).astype(INDEX)
+        return self._effective
 
     def _search_args(self):
         """`toi.search_pairs`' ``(scratch, entry, touching, found)``."""
         return self._scratch, self._entry, self._touching, self._found
 
-    def _search(self, model, horizon, known):
+    def _search(self, models, horizon, known):
         """`search_pairs` over predict's swept candidates, `known` the contacts among them
         (`_NO_PAIRS` for none known); returns how many meet."""
         n_pairs = self._swept_count
@@ -828,7 +875,7 @@ class CollisionWorld:
             return 0
         self._parallel(n_pairs * self._scratch.shape[3])
         return search_pairs(self._swept_near.pairs, n_pairs, known, self._motion_args,
-                            self._bodies_args, (self._aabb, self._swept), int(model),
+                            self._bodies_args, (self._aabb, self._swept), models,
                             float(horizon), self._search_args(), self._p_args)
 
     def _packed_predictions(self, k):
@@ -850,7 +897,7 @@ class CollisionWorld:
         if nc:
             last = _NO_HISTORY if self._history is None else self._history[:4]
             contact_onsets(pairs, len(self._bodies), stamp, last, tuple(self._state_prev),
-                           self._bodies_args, int(self._model(None)),
+                           self._bodies_args, self._models(None),
                            (self._scratch[0], self._entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare
@@ -981,7 +1028,7 @@ class CollisionWorld:
         self._slot_vertices = np.zeros((slots, 2, most, 2), FLOAT)
         self._pair_vertices = self._slot_vertices[0]
         self._slot_counts = np.zeros((slots, 2), INDEX)
-        self._scratch = np.zeros((slots, 2, 3, most, 2), FLOAT)
+        self._scratch = np.zeros((slots, 2, 4, most, 2), FLOAT)
         self._entry = np.zeros((slots, 2, most), FLOAT)
         self._carry_history(n)
         self._state_spare = Motion(*(np.zeros((n, 3), FLOAT) for _ in range(3)))

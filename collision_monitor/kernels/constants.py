@@ -124,10 +124,16 @@ grid's integer cell numbers would overflow."""
 
 
 class MotionModel(enum.IntEnum):
-    """How the predictors move each vertex over the horizon (see `kinematics`).
+    """How the predictors move each body over the horizon.
 
-    CONSTANT_ACCELERATION holds each vertex's rigid-body velocity and acceleration (a quartic
-    per vertex and edge); CONSTANT_VELOCITY holds its velocity only (a quadratic).  Kernels
+    ARC (the default) and HOLONOMIC move the footprint rigidly (see `rigid`): ARC holds the
+    body-frame twist and acceleration (a robot driving and turning: circular arcs),
+    HOLONOMIC the origin's world velocity and acceleration while the body turns about it
+    (omnidirectional bases, people, carts).  The seed's point models move each vertex as a
+    point (see `kinematics`): CONSTANT_ACCELERATION holds each vertex's velocity and
+    acceleration at t = 0 (a quartic per vertex and edge), CONSTANT_VELOCITY its velocity
+    only (a quadratic); exact for translation only.  A body that does not turn moves alike
+    under all but CONSTANT_VELOCITY.  Kernels
     take the member's integer value and compare it with the members (an IntEnum argument
     costs numba's dispatcher about 9 us a call, an int 0.1 us); the public API takes a member
     or its lower-case name.
@@ -135,6 +141,8 @@ class MotionModel(enum.IntEnum):
 
     CONSTANT_ACCELERATION = 0
     CONSTANT_VELOCITY = 1
+    ARC = 2
+    HOLONOMIC = 3
 
     @classmethod
     def parse(cls, value):

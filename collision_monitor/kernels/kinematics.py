@@ -21,9 +21,10 @@ the world frame (m, m/s, m/s^2; rad, rad/s, rad/s^2, CCW positive), carries each
 * velocity  v + omega x r                 = v + omega (-r_y, r_x)
 * acceleration  a + alpha x r - omega^2 r
 
-The time-of-collision predictors move every vertex as a point with these values held
-constant ([polygons]): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translation and a
-second-order approximation of rotation.
+The seed's point models move every vertex as a point with these values held constant
+([polygons]): p(t) = p + v t (+ 1/2 a t^2).  That is exact for translation and a
+second-order approximation of rotation; the rigid models (`rigid`) turn the footprint
+exactly.  For a body that does not turn the two agree.
 """
 
 import numba
@@ -32,6 +33,7 @@ import numpy as np
 from .constants import FLOAT, jit, jit_parallel, MotionModel
 from .geometry2d.primitives import box_padding
 from .packed import Motion
+from .rigid import arc_step, is_rigid, origin_disc, place_rigid, rigid_state
 from .trig import rotate, sincos
 
 
@@ -44,7 +46,7 @@ def _body_state(b, motion, model):
     s, c = sincos(poses[b, 2])
     w = twists[b, 2]
     ax = ay = al = wsq = 0.0
-    if model == MotionModel.CONSTANT_ACCELERATION:
+    if model != MotionModel.CONSTANT_VELOCITY:
         ax, ay, al, wsq = accels[b, 0], accels[b, 1], accels[b, 2], w * w
     return s, c, poses[b, 0], poses[b, 1], twists[b, 0], twists[b, 1], w, ax, ay, al, wsq
 
@@ -73,38 +75,55 @@ def body_kinematics(b, motion, offsets, vstart, model, kin, row):
 
 @jit
 def turns(b, motion, model):
-    """Whether body b turns under the model: omega != 0, or alpha != 0 under constant
-    acceleration.  One that does not only translates: every vertex has its origin's
+    """Whether body b turns under the model: omega != 0, or alpha != 0 under any model but
+    constant velocity.  One that does not only translates: every vertex has its origin's
     velocity and acceleration."""
     _, twists, accels = motion
-    return twists[b, 2] != 0.0 or (model == MotionModel.CONSTANT_ACCELERATION
+    return twists[b, 2] != 0.0 or (model != MotionModel.CONSTANT_VELOCITY
                                    and accels[b, 2] != 0.0)
 
 
 @jit
-def move_as_one(i, j, motion, model):
-    """Whether bodies i and j keep their relative placement under the model: neither turns
-    and both translate alike (equal velocities, and equal accelerations under constant
-    acceleration).  Then every vertex of one has the same path relative to the other as at
-    t = 0 (two bodies at rest, a robot and the cart it pushes), so a pair apart now stays
-    apart."""
-    _, twists, accels = motion
-    if (turns(i, motion, model) or turns(j, motion, model) or twists[i, 0] != twists[j, 0]
-            or twists[i, 1] != twists[j, 1]):
-        return False
-    return model == MotionModel.CONSTANT_VELOCITY or (
-        accels[i, 0] == accels[j, 0] and accels[i, 1] == accels[j, 1])
+def held_acceleration(b, motion, model, axis):
+    """Body b's origin acceleration along `axis` under the model (0 under constant
+    velocity)."""
+    return 0.0 if model == MotionModel.CONSTANT_VELOCITY else motion[2][b, axis]
 
 
 @jit
-def vertices_ahead(which, times, motion, offsets, vstart, model, out):
-    """Vertices of body ``which[k]`` ``times[k]`` seconds ahead, each vertex moving as a
-    point with the velocity and acceleration of `_vertex_state`:
-    ``p + (v + a t / 2) t``, written to consecutive rows of `out` (body after body)."""
+def move_as_one(i, j, motion, models):
+    """Whether bodies i and j keep their relative placement under their models (``models``
+    (N,), a `MotionModel` value per body): neither turns and both translate alike (equal
+    velocities and held accelerations).  Then every vertex of one has the same path
+    relative to the other as at t = 0 (two bodies at rest, a robot and the cart it pushes),
+    so a pair apart now stays apart."""
+    _, twists, _ = motion
+    mi, mj = models[i], models[j]
+    if (turns(i, motion, mi) or turns(j, motion, mj) or twists[i, 0] != twists[j, 0]
+            or twists[i, 1] != twists[j, 1]):
+        return False
+    return (held_acceleration(i, motion, mi, 0) == held_acceleration(j, motion, mj, 0)
+            and held_acceleration(i, motion, mi, 1) == held_acceleration(j, motion, mj, 1))
+
+
+@jit
+def vertices_ahead(which, times, motion, offsets, vstart, models, out):
+    """Vertices of body ``which[k]`` ``times[k]`` seconds ahead under its model, written to
+    consecutive rows of `out` (body after body): placed rigidly under ARC and HOLONOMIC
+    (`rigid`), each vertex moving as a point with the velocity and acceleration of
+    `_vertex_state` (``p + (v + a t / 2) t``) under the point models."""
     row = 0
     for k in range(which.shape[0]):
         b = which[k]
         t = times[k]
+        model = models[b]
+        count = vstart[b + 1] - vstart[b]
+        if is_rigid(model):
+            st = rigid_state(b, motion, model)
+            cx, cy = arc_step(st, 0.0, st[0], st[1], t)
+            place_rigid(st, offsets, vstart[b], count, t, cx, cy, out[row:row + count])
+            row += count
+            continue
         body = _body_state(b, motion, model)
         for v in range(vstart[b], vstart[b + 1]):
             px, py, vx, vy, ax, ay = _vertex_state(body, offsets[v, 0], offsets[v, 1])
@@ -165,18 +184,19 @@ def reach(b, twists, accels, radius, model, horizon):
 
 
 @jit_parallel
-def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
-    """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]:
-    the extent of its origin's path widened by its `reach` (a ``prange`` over bodies).
+def swept_boxes(motion, active, radius, aabb, models, horizon, swept):
+    """Per active body, a box (N, 4) holding every one of its vertex paths over [0, horizon]
+    under its model (``models`` (N,)): a ``prange`` over bodies.
 
-    A body that does not turn under the model (`turns`) translates: every vertex follows
-    its origin's path, offset by a constant, and its current box `aabb`
-    (`narrowphase.place_bodies`) swept along that path holds them all.  That is the
-    tighter box for a long body.  A body at rest under the model (twist zero, and
-    acceleration zero under constant acceleration: a shelf, a parked cart) keeps its
-    current box as it is.
+    A body that does not turn (`turns`) translates: every vertex follows its origin's path,
+    offset by a constant, and its current box `aabb` (`narrowphase.place_bodies`) swept
+    along that path holds them all.  That is the tighter box for a long body.  A body at
+    rest (twist zero, and held acceleration zero: a shelf, a parked cart) keeps its current
+    box as it is.  A turning body's vertices stay within its bounding radius of its
+    origin's path: the extent of that path (point models: widened by their `reach`;
+    HOLONOMIC: the origin's polynomial; ARC: `rigid.origin_disc`) widened by the radius.
 
-    The vertex paths are the predictors' own model, so two bodies whose boxes are apart cannot
+    The boxes hold the predictors' own paths, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
     Each box is widened by `box_padding` as the current boxes are, so pairs touching within
     the tolerance are kept too.
@@ -185,29 +205,36 @@ def swept_boxes(motion, active, radius, aabb, model, horizon, swept):
     for b in numba.prange(poses.shape[0]):
         if not active[b]:
             continue
-        constant_velocity = model == MotionModel.CONSTANT_VELOCITY
-        ax = 0.0 if constant_velocity else accels[b, 0]
-        ay = 0.0 if constant_velocity else accels[b, 1]
-        if (twists[b, 0] == 0.0 and twists[b, 1] == 0.0 and ax == 0.0 and ay == 0.0
-                and not turns(b, motion, model)):
+        model = models[b]
+        ax = held_acceleration(b, motion, model, 0)
+        ay = held_acceleration(b, motion, model, 1)
+        turning = turns(b, motion, model)
+        if twists[b, 0] == 0.0 and twists[b, 1] == 0.0 and ax == 0.0 and ay == 0.0 and not turning:
             for k in range(4):
                 swept[b, k] = aabb[b, k]
             continue
         x, y = poses[b, 0], poses[b, 1]
-        xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
-        ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
-        if not turns(b, motion, model):
-            xlo += aabb[b, 0] - x
-            ylo += aabb[b, 1] - y
-            xhi += aabb[b, 2] - x
-            yhi += aabb[b, 3] - y
+        if turning and model == MotionModel.ARC:
+            cx, cy, r = origin_disc(rigid_state(b, motion, model), horizon)
+            r += radius[b]
+            xlo, ylo, xhi, yhi = cx - r, cy - r, cx + r, cy + r
         else:
-            r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
-            r = r0 + (r1 + r2 * horizon) * horizon
-            xlo -= r
-            ylo -= r
-            xhi += r
-            yhi += r
+            xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
+            ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
+            if not turning:
+                xlo += aabb[b, 0] - x
+                ylo += aabb[b, 1] - y
+                xhi += aabb[b, 2] - x
+                yhi += aabb[b, 3] - y
+            else:
+                r = radius[b]
+                if not is_rigid(model):
+                    r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
+                    r = r0 + (r1 + r2 * horizon) * horizon
+                xlo -= r
+                ylo -= r
+                xhi += r
+                yhi += r
         pad = box_padding(xlo, ylo, xhi, yhi)
         swept[b, 0] = xlo - pad
         swept[b, 1] = ylo - pad

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .constants import FLOAT, jit, jit_inline
+from .constants import FLOAT, jit, jit_inline, MotionModel
 from .geometry2d.validation import rows_finite_extent
 
 HISTORY = 16
@@ -285,22 +285,38 @@ class PoseHistory(NamedTuple):
 
 
 @jit
+def model_acceleration(b, motion, model):
+    """Turn body b's estimated world acceleration into the one its model holds: under ARC
+    the tangential part ``a - w x v`` (m/s^2; the body-frame acceleration in world axes, see
+    `rigid`), which is zero for a robot holding its twist on a circle, whose world
+    acceleration is the centripetal ``w x v``; the other models hold the world
+    acceleration itself."""
+    if model == MotionModel.ARC:
+        _, twists, accels = motion
+        w = twists[b, 2]
+        accels[b, 0] += w * twists[b, 1]
+        accels[b, 1] -= w * twists[b, 0]
+
+
+@jit
 def tick_motion(history, now, window, max_age, limits, enabled, known, motion, flags):
     """A tick's motion estimate and who takes part in the tick, in one call.
 
-    `known` is the per-body ``(static, has_footprint, seen)`` bool arrays (seen: had a pose
-    once); `flags` the per-body ``(fresh, moving, implausible, active)`` bool arrays written.
+    `known` is the per-body ``(static, has_footprint, seen, models)``: bool arrays (seen: had
+    a pose once) and each body's `MotionModel` value; `flags` the per-body
+    ``(fresh, moving, implausible, active)`` bool arrays written.
     `estimate_motion` at `now` fills `fresh` and the `packed.Motion` rows; then per body b:
     ``implausible[b]``, a fresh moving body whose estimate is not finite or beyond `limits`
     ``(max_coordinate, max_speed, max_angular_speed, max_acceleration)``: |x|, |y| (m),
     speed (m/s), |omega| (rad/s), every acceleration component (m/s^2, rad/s^2); such a body
     is fresh no more.  ``moving[b]``: fresh and not static (its motion goes to the world);
-    ``active[b]``: fresh or static, with a footprint, and monitoring `enabled`.
+    ``active[b]``: fresh or static, with a footprint, and monitoring `enabled`.  A moving
+    body's acceleration is then made what its model holds (`model_acceleration`).
 
     Returns ``(moving, implausible, stale)`` counts, stale being the bodies seen once that
     are neither fresh nor static.
     """
-    static, has_footprint, seen = known
+    static, has_footprint, seen, models = known
     fresh, moving, implausible, active = flags
     estimate_motion(history, now, window, max_age, fresh, motion)
     max_coordinate, max_speed, max_angular_speed, max_acceleration = limits
@@ -322,6 +338,8 @@ def tick_motion(history, now, window, max_age, limits, enabled, known, motion, f
                 n_implausible += 1
         implausible[b] = bad
         moving[b] = fresh[b] and not static[b]
+        if moving[b]:
+            model_acceleration(b, motion, models[b])
         n_moving += moving[b]
         active[b] = (fresh[b] or static[b]) and has_footprint[b] and enabled
         if seen[b] and not fresh[b] and not static[b]:

@@ -61,14 +61,17 @@ import numba
 import numpy as np
 
 from .broadphase import FAT_MARGIN, refit_pairs
-from .constants import jit, jit_parallel, MotionModel
+from .constants import jit, jit_parallel
 from .geometry2d.contact import polygons_intersect_kernel
-from .geometry2d.primitives import cross, norm, pair_length_tolerance, point_on_segment
+from .geometry2d.primitives import (closest_on_segment, cross, norm, pair_length_tolerance,
+                                    point_on_segment)
 from .geometry2d.validation import as_points, is_convex, polygon_orientation
-from .kinematics import body_kinematics, move_as_one, reach, swept_boxes, turns
+from .kinematics import (body_kinematics, held_acceleration, move_as_one, reach, swept_boxes,
+                         turns)
 from .narrowphase import pair_tolerance, place_bodies
 from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
+from .rigid import arc_step, is_rigid, path_error, place_rigid, rigid_state, speed_bound
 
 CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
@@ -76,6 +79,14 @@ CLIP_ROUNDS = 4
 CORNER_SLACK = 1e-9
 """Least score (the sine of the angle by which a corner's edge crosses a candidate normal's
 line) at which `_corner_normal` still takes the candidate as separating: rounding."""
+
+CA_STEPS = 20000
+"""Most conservative-advancement steps of `rigid_first_contact`; past them it returns the
+time reached, early and never late (a near miss grazing for the whole horizon: ~1e3 steps)."""
+
+CA_TIME_FLOOR = 1e-12
+"""Step (s) under which `rigid_first_contact` takes the next one as the contact: then within
+``CA_TIME_FLOOR S / v`` of it, S the pair's speed bound and v its approach speed."""
 
 CERTIFICATE_ROUNDS = 2
 """Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
@@ -666,10 +677,23 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
         t, side, vertex, edge, along = _searched_first_event(a, b, start, horizon, tol, entry)
     if side < 0:
         return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
+    x, y, nx, ny = _described(a, b, t, side, vertex, edge, along, tol)
+    return t, side, vertex, edge, x, y, nx, ny
+
+
+@jit
+def _described(a, b, t, side, vertex, edge, along, tol):
+    """``(x, y, nx, ny)`` of the event where vertex `vertex` of one polygon (of a when side
+    is 0, of b when 1) meets edge `edge` of the other at fraction `along` of its length, at
+    time t: the point on the edge and the unit normal from a to b (the edge's outward
+    normal, negated when the edge is b's; `_corner_normal` where the vertex is within tol
+    of the edge's end)."""
+    pa, va, aa, orient_a = a
+    pb, vb, ab, orient_b = b
     if side == 0:
-        pe, ve, ae, ne, sign = pb, vb, ab, m, -orient_b
+        pe, ve, ae, ne, sign = pb, vb, ab, pb.shape[0], -orient_b
     else:
-        pe, ve, ae, ne, sign = pa, va, aa, n, orient_a
+        pe, ve, ae, ne, sign = pa, va, aa, pa.shape[0], orient_a
     q = edge + 1 if edge + 1 < ne else 0
     px = _at(pe[edge, 0], ve[edge, 0], ae[edge, 0], t)
     py = _at(pe[edge, 1], ve[edge, 1], ae[edge, 1], t)
@@ -686,7 +710,154 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
             nx, ny = _corner_normal(a, vertex, b, corner, t)
         else:
             nx, ny = _corner_normal(a, corner, b, vertex, t)
-    return t, side, vertex, edge, px + along * wx, py + along * wy, nx, ny
+    return px + along * wx, py + along * wy, nx, ny
+
+
+@jit
+def _closest_features(pa, pb):
+    """``(d, side, vertex, edge, along)``: the least distance between the boundaries of two
+    placed polygons, and where: vertex `vertex` of pa (side 0) or of pb (side 1) nearest
+    edge `edge` of the other, at fraction `along` of it."""
+    best, side, vertex, edge, along = np.inf, -1, -1, -1, 0.0
+    for sd in range(2):
+        p = pa if sd == 0 else pb
+        q = pb if sd == 0 else pa
+        m = q.shape[0]
+        for k in range(p.shape[0]):
+            x, y = p[k, 0], p[k, 1]
+            for e in range(m):
+                e1 = e + 1 if e + 1 < m else 0
+                cx, cy, u = closest_on_segment(q[e, 0], q[e, 1], q[e1, 0], q[e1, 1], x, y)
+                d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy)
+                if d2 < best:
+                    best, side, vertex, edge, along = d2, sd, k, e, u
+    return np.sqrt(best), side, vertex, edge, along
+
+
+@jit
+def _point_speed_bound(vel, acc, lo, hi):
+    """Largest speed over [lo, hi] of the vertices moving as points, ``v + a t`` (convex in
+    t: largest at an end)."""
+    top = 0.0
+    for k in range(vel.shape[0]):
+        top = max(top, np.hypot(vel[k, 0] + acc[k, 0] * lo, vel[k, 1] + acc[k, 1] * lo),
+                  np.hypot(vel[k, 0] + acc[k, 0] * hi, vel[k, 1] + acc[k, 1] * hi))
+    return top
+
+
+@jit
+def _points_at(kin, t, out):
+    """Vertices moving as points (``kin = (pos, vel, acc, ...)``) at time t, into out."""
+    for k in range(out.shape[0]):
+        out[k, 0] = _at(kin[0][k, 0], kin[1][k, 0], kin[2][k, 0], t)
+        out[k, 1] = _at(kin[0][k, 1], kin[1][k, 1], kin[2][k, 1], t)
+
+
+@jit
+def _body_bounds(rigid, st, radius, kin, lo, hi):
+    """``(speed, error)``: the largest speed (m/s) of a body's points over [lo, hi] and the
+    error bound (m) of its computed placements (`rigid.speed_bound` and `rigid.path_error`
+    under a rigid model; its fastest vertex and 0 under a point model)."""
+    if rigid:
+        return speed_bound(st, radius, lo, hi), path_error(st, hi)
+    return _point_speed_bound(kin[1], kin[2], lo, hi), 0.0
+
+
+@jit
+def _place_body(rigid, st, origin, kin, offsets, first, t, out):
+    """A body's vertices at time t into `out`; returns the origin ``(t, x, y)`` the next
+    placement integrates from (`rigid.arc_step`; as given under a point model)."""
+    if rigid:
+        x, y = arc_step(st, origin[0], origin[1], origin[2], t)
+        place_rigid(st, offsets, first, out.shape[0], t, x, y, out)
+        return t, x, y
+    _points_at(kin, t, out)
+    return origin
+
+
+@jit
+def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
+    """First contact in [start, horizon] of bodies i and j, apart at `start`, when either
+    turns under a rigid model (`rigid`): ``(t, side, vertex, edge, x, y, nx, ny)`` as
+    `first_contact_kernel` returns it.
+
+    Conservative advancement: between their boundaries, at distance d at time t, every
+    point of one body moves at most S_i + S_j (`rigid.speed_bound`; for a body under a
+    point model, its fastest vertex: a point of an edge moves as a weighted mean of its
+    ends), so none can come within tol before ``t + (d - tol - e) / S``, e the bound of
+    the paths' quadrature errors (`rigid.path_error`, 0 for closed forms).  Steps of that
+    length are taken until the boundaries come within tol + e, a step falls under
+    `CA_TIME_FLOOR` (then the contact is within ``CA_TIME_FLOOR S / v`` s of it for an
+    approach speed v), or the horizon is passed.  No contact is missed: every step stays in
+    time no contact can reach.  After `CA_STEPS` steps the time reached is returned (early,
+    never late).
+
+    ``kin`` (2, 4, M, 2): rows 0-2 of each body hold `kinematics.body_kinematics` at t = 0,
+    row 3 takes the vertices at t.
+    """
+    offsets, vstart, orient, radius = bodies.offsets, bodies.vstart, bodies.orient, bodies.radius
+    na = vstart[i + 1] - vstart[i]
+    nb = vstart[j + 1] - vstart[j]
+    mi, mj = models[i], models[j]
+    ri, rj = is_rigid(mi), is_rigid(mj)
+    si, sj = rigid_state(i, motion, mi), rigid_state(j, motion, mj)
+    ka = (kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na])
+    kb = (kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb])
+    speed_a, error_a = _body_bounds(ri, si, radius[i], ka, start, horizon)
+    speed_b, error_b = _body_bounds(rj, sj, radius[j], kb, start, horizon)
+    speed = speed_a + speed_b
+    band = tol + error_a + error_b
+    pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
+    origin_a, origin_b = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
+    t = start
+    last = False
+    side, vertex, edge, along = -1, -1, -1, 0.0
+    for _ in range(CA_STEPS):
+        origin_a = _place_body(ri, si, origin_a, ka, offsets, vstart[i], t, pa)
+        origin_b = _place_body(rj, sj, origin_b, kb, offsets, vstart[j], t, pb)
+        d, side, vertex, edge, along = _closest_features(pa, pb)
+        if last or d <= band:
+            break
+        step = (d - band) / speed
+        t += step
+        if not t <= horizon:
+            return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
+        last = step < CA_TIME_FLOOR
+    x, y, nx, ny = _described(MovingPolygon(pa, ka[1], ka[2], orient[i]),
+                              MovingPolygon(pb, kb[1], kb[2], orient[j]), 0.0, side, vertex,
+                              edge, along, tol)
+    return t, side, vertex, edge, x, y, nx, ny
+
+
+@jit
+def turns_rigidly(b, motion, models):
+    """Whether body b turns under a rigid model: its pairs need `rigid_first_contact`."""
+    return is_rigid(models[b]) and turns(b, motion, models[b])
+
+
+@jit
+def pair_first_event(i, j, motion, models, bodies, kin, entry, start, horizon, tol):
+    """First contact in [start, horizon] of bodies i and j, apart at `start`, each under its
+    model: ``(t, side, vertex, edge, x, y, nx, ny)`` (`first_contact_kernel`'s).
+
+    ``kin`` (2, 4, M, 2) holds both bodies' `kinematics.body_kinematics` at t = 0 (rows
+    0-2), `entry` (2, M) is scratch.  A pair with a body turning under a rigid model goes to
+    `rigid_first_contact`; otherwise every vertex moves as a point along a quadratic, and a
+    pair moving as one, or with a line beside a body that does not turn, stays apart
+    (`beside_throughout`); the rest go to `first_contact_kernel`.
+    """
+    if turns_rigidly(i, motion, models) or turns_rigidly(j, motion, models):
+        return rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol)
+    vstart, orient = bodies.vstart, bodies.orient
+    na = vstart[i + 1] - vstart[i]
+    nb = vstart[j + 1] - vstart[j]
+    a = MovingPolygon(kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na], orient[i])
+    b = MovingPolygon(kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb], orient[j])
+    if (move_as_one(i, j, motion, models)
+            or (not turns(i, motion, models[i]) and beside_throughout(a, b, start, horizon, tol))
+            or (not turns(j, motion, models[j]) and beside_throughout(b, a, start, horizon, tol))):
+        return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
+    return first_contact_kernel(a, b, start, horizon, tol, entry, True)
 
 
 class FirstContact(NamedTuple):
@@ -770,10 +941,12 @@ def first_contact(verts_a, vel_a, acc_a, verts_b, vel_b, acc_b, horizon):
 
 
 @jit
-def circles_meet_time(i, j, motion, radius, horizon, model, tol):
+def circles_meet_time(i, j, motion, radius, horizon, models, tol):
     """Conservative bound: no vertex of i can reach j (or j i) before the returned time.
 
-    Over [0, H] each body's vertices stay within its `kinematics.reach` R_b(t) (for this H),
+    For bodies under point models, or not turning (``models`` (N,): a `MotionModel` value
+    per body).  Over [0, H] each body's vertices stay within its `kinematics.reach` R_b(t)
+    (for this H),
     a polynomial with non-negative coefficients, of its origin's path; the pair can only
     touch once the origins' relative path ``d(t) = dp + dv t + da t^2 / 2`` comes within
     R(t) = R_i(t) + R_j(t), where the quartic ``R(t)^2 - |d(t)|^2`` is >= 0.  Bezier clipping
@@ -782,14 +955,12 @@ def circles_meet_time(i, j, motion, radius, horizon, model, tol):
     of the swept broad phase end here, for a few dozen flops each.
     """
     poses, twists, accels = motion
-    a0, a1, a2 = reach(i, twists, accels, radius, model, horizon)
-    b0, b1, b2 = reach(j, twists, accels, radius, model, horizon)
+    mi, mj = models[i], models[j]
+    a0, a1, a2 = reach(i, twists, accels, radius, mi, horizon)
+    b0, b1, b2 = reach(j, twists, accels, radius, mj, horizon)
     r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
-    d2x = 0.0
-    d2y = 0.0
-    if model == MotionModel.CONSTANT_ACCELERATION:
-        d2x = 0.5 * (accels[j, 0] - accels[i, 0])
-        d2y = 0.5 * (accels[j, 1] - accels[i, 1])
+    d2x = 0.5 * (held_acceleration(j, motion, mj, 0) - held_acceleration(i, motion, mi, 0))
+    d2y = 0.5 * (held_acceleration(j, motion, mj, 1) - held_acceleration(i, motion, mi, 1))
     c = _inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],
                         twists[j, 0] - twists[i, 0], twists[j, 1] - twists[i, 1],
                         d2x, d2y, r0, r1, r2)
@@ -847,7 +1018,7 @@ def beside_throughout(a, b, lo, hi, tol):
 
 
 @jit_parallel
-def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, scratch, entry,
+def first_contacts(candidates, n_pairs, motion, bodies, boxes, models, horizon, scratch, entry,
                    found):
     """First contact of every candidate pair within the horizon (`packed.Motion` and
     `packed.Bodies` in), row p of `found` (P, 8) for pair p: time (inf when none within the
@@ -855,19 +1026,20 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
     `packed.PredictionRows`.
 
     `boxes` is ``(aabb, swept)``: the bodies' current boxes and their `swept_boxes` for this
-    horizon and model.  `candidates` is ``(pairs, touching)``: the pairs (P, 2) and (P,) bool
-    the ones known to touch now.  Pairs touching now get time 0 (side, vertex, edge -1;
-    point and normal nan), untested where `touching` says so; pairs apart now that
-    `kinematics.move_as_one` (two bodies at rest, say) never meet.  A pair whose swept boxes
-    are apart never meets (the candidates are pairs of *fat* swept boxes,
-    `broadphase.PairCache`: over half of them, in a scene moving at up to 1 m/s over 2 s,
-    end at these four comparisons).  `circles_meet_time` drops pairs whose reach circles
-    never meet and starts the vertex-edge search of the others where they first do.
+    horizon and the models (``models`` (N,), a `MotionModel` value per body).  `candidates`
+    is ``(pairs, touching)``: the pairs (P, 2) and (P,) bool the ones known to touch now.
+    Pairs touching now get time 0 (side, vertex, edge -1; point and normal nan), untested where
+    `touching` says so; pairs apart now that `kinematics.move_as_one` (two bodies at rest, say)
+    never meet.  A pair whose swept boxes are apart never meets (the candidates are pairs of
+    *fat* swept boxes, `broadphase.PairCache`: over half of them, in a scene moving at up to 1
+    m/s over 2 s, end at these four comparisons).  For pairs of bodies under point models (or
+    not turning), `circles_meet_time` drops pairs whose reach circles never meet and starts the
+    vertex-edge search of the others where they first do; `pair_first_event` searches.
 
-    `scratch` (S, 2, 3, M, 2) holds the vertex kinematics (position, velocity, acceleration)
-    of the two bodies of a pair and `entry` (S, 2, M) the search order of
-    `first_contact_kernel`, M at least the largest vertex count: a ``prange`` over the S
-    slots, slot s taking pairs s, s + S, ...
+    `scratch` (S, 2, 4, M, 2) holds the vertex kinematics (position, velocity, acceleration,
+    and the vertices at a time of the rigid search) of the two bodies of a pair and `entry`
+    (S, 2, M) the search order of `first_contact_kernel`, M at least the largest vertex
+    count: a ``prange`` over the S slots, slot s taking pairs s, s + S, ...
     """
     offsets, vstart, orient, convex = bodies.offsets, bodies.vstart, bodies.orient, bodies.convex
     radius = bodies.radius
@@ -891,14 +1063,15 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
             elif (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
                     and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
                 bound = pair_tolerance(aabb, i, j)
-                start = circles_meet_time(i, j, motion, radius, horizon, model, bound)
+                start = 0.0
+                if not (turns_rigidly(i, motion, models) or turns_rigidly(j, motion, models)):
+                    start = circles_meet_time(i, j, motion, radius, horizon, models, bound)
             if start <= horizon:
-                body_kinematics(i, motion, offsets, vstart, model,
+                body_kinematics(i, motion, offsets, vstart, models[i],
                                 (kin[0, 0], kin[0, 1], kin[0, 2]), 0)
-                body_kinematics(j, motion, offsets, vstart, model,
+                body_kinematics(j, motion, offsets, vstart, models[j],
                                 (kin[1, 0], kin[1, 1], kin[1, 2]), 0)
-                pa, va, aa = kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na]
-                pb, vb, ab = kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb]
+                pa, pb = kin[0, 0, :na], kin[1, 0, :nb]
                 tol = pair_length_tolerance(pa, pb)
                 # touching now needs the reach circles to meet now (start > 0: their centres
                 # are farther apart than the narrow phase's bounding circles, which then
@@ -910,17 +1083,8 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
                                                            orient[j], convex[j], tol):
                     t = 0.0
                 else:
-                    a = MovingPolygon(pa, va, aa, orient[i])
-                    b = MovingPolygon(pb, vb, ab, orient[j])
-                    # moving as one, or a line beside a body that does not turn: apart
-                    # throughout
-                    if not (move_as_one(i, j, motion, model)
-                            or (not turns(i, motion, model)
-                                and beside_throughout(a, b, start, horizon, tol))
-                            or (not turns(j, motion, model)
-                                and beside_throughout(b, a, start, horizon, tol))):
-                        t, side, vertex, edge, x, y, nx, ny = first_contact_kernel(
-                            a, b, start, horizon, tol, entry[slot], True)
+                    t, side, vertex, edge, x, y, nx, ny = pair_first_event(
+                        i, j, motion, models, bodies, kin, entry[slot], start, horizon, tol)
             found[p, 0] = t
             found[p, 1] = side
             found[p, 2] = vertex
@@ -932,7 +1096,7 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, model, horizon, s
 
 
 @jit
-def search_pairs(pairs, n_pairs, known, motion, bodies, boxes, model, horizon, search, rows):
+def search_pairs(pairs, n_pairs, known, motion, bodies, boxes, models, horizon, search, rows):
     """`first_contacts` over the first n_pairs candidates, then `pack_predictions` into
     `rows`; returns how many meet within the horizon.
 
@@ -952,7 +1116,7 @@ def search_pairs(pairs, n_pairs, known, motion, bodies, boxes, model, horizon, s
                and pairs[p, 1] == known[c, 1])
         touching[p] = hit
         c += hit
-    first_contacts((pairs, touching), n_pairs, motion, bodies, boxes, model, horizon, scratch,
+    first_contacts((pairs, touching), n_pairs, motion, bodies, boxes, models, horizon, scratch,
                    entry, found)
     return pack_predictions(pairs, n_pairs, horizon, found, rows)
 
@@ -982,7 +1146,7 @@ def pack_predictions(pairs, n_pairs, horizon, found, rows):
 
 
 @jit
-def place_and_predict(motion, active, bodies, placement, near, model, horizon, search_here,
+def place_and_predict(motion, active, bodies, placement, near, models, horizon, search_here,
                       search, rows):
     """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
     (unless placed), `swept_boxes` into `swept`, `broadphase.refit_pairs` on the kept pairs
@@ -1009,12 +1173,12 @@ def place_and_predict(motion, active, bodies, placement, near, model, horizon, s
     pairs = kept[2]
     if not placed:
         place_bodies(motion.poses, active, bodies, aabb, placed_at)
-    swept_boxes(motion, active, bodies.radius, aabb, model, horizon, swept)
+    swept_boxes(motion, active, bodies.radius, aabb, models, horizon, swept)
     n_pairs = refit_pairs(swept, active, movable, FAT_MARGIN, kept)
     if n_pairs < 0 or not search_here:
         return n_pairs, -1
     k = 0
     if n_pairs:
-        k = search_pairs(pairs, n_pairs, pairs[:0], motion, bodies, (aabb, swept), model,
+        k = search_pairs(pairs, n_pairs, pairs[:0], motion, bodies, (aabb, swept), models,
                          horizon, search, rows)
     return n_pairs, k

@@ -128,8 +128,12 @@ GLOBAL_PARAMETERS = (
           '1/marker_rate has gone by since the last that did, so never more than tick_rate.',
           (0.1, 1000.0), False, 'Hz'),
     Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False, 's'),
-    Param('predictor', 'constant_acceleration',
-          'Vertex motion model: constant_acceleration or constant_velocity.', read_only=False),
+    Param('predictor', 'arc',
+          'Motion model of the bodies without their own: arc (body-frame twist held: robots '
+          'that drive and turn), holonomic (world velocity held while the body turns: '
+          "omnidirectional bases, people, carts), or the seed's point models "
+          'constant_acceleration and constant_velocity (exact for bodies that do not turn).',
+          read_only=False),
     Param('pose_timeout', 0.5, 'A body whose last pose is older than this is stale, s.',
           (0.01, 3600.0), False, 's'),
     Param('history_window', 0.5,
@@ -202,6 +206,8 @@ BODY_PARAMETERS = (
     Param('static', False, 'The body never moves; its pose is `pose`.', read_only=False),
     Param('pose', [0.0, 0.0, 0.0], 'Pose [x, y, yaw] of a static body (m, m, rad).',
           read_only=False),
+    Param('predictor', '', "This body's motion model (as the global predictor); empty: its "
+          "bulk source's, else the global one.", read_only=False),
 )
 
 SOURCE_PARAMETERS = (
@@ -209,6 +215,8 @@ SOURCE_PARAMETERS = (
           read_only=False),
     Param('bodies', [''], 'Body names, in the order of the poses in each message.',
           read_only=False),
+    Param('predictor', '', "Motion model of the source's bodies (as the global predictor); "
+          'empty: the global one.', read_only=False),
 )
 
 _NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
@@ -267,6 +275,7 @@ class BodyConfig:
     pose: tuple = (0.0, 0.0, 0.0)
     source: str = ''
     tf_frame: str = ''
+    predictor: str = ''  # '' for the global predictor
 
 
 @dataclass(frozen=True)
@@ -363,14 +372,21 @@ def check_runtime(values):
     if converted.get('executor', 'events') not in EXECUTORS:
         raise ValueError(f'executor: expected one of {", ".join(EXECUTORS)}, got '
                          f'{converted["executor"]!r}')
-    if 'predictor' in converted and converted['predictor'] not in PREDICTORS:
-        raise ValueError(f'predictor: expected one of {", ".join(PREDICTORS)}, got '
-                         f'{converted["predictor"]!r}')
+    if 'predictor' in converted:
+        _check_predictor(converted['predictor'], 'predictor', empty=False)
     stop = converted.get('gate.stop_time')
     slow = converted.get('gate.slowdown_time')
     if stop is not None and slow is not None and slow < stop:
         raise ValueError(f'gate.slowdown_time = {slow} must not be below gate.stop_time = {stop}')
     return converted
+
+
+def _check_predictor(value, name, empty=True):
+    """ValueError naming the parameter unless `value` is a motion model's name (or '' where
+    `empty`: the predictor of the level above)."""
+    if value not in PREDICTORS and not (empty and value == ''):
+        raise ValueError(f'{name}: expected one of {", ".join(PREDICTORS)}'
+                         f'{" or empty" if empty else ""}, got {value!r}')
 
 
 def parse_ignore_pairs(values, known):
@@ -416,12 +432,14 @@ def build_config(values, body_values, source_values, waiting=()):
                          f'{values["max_bodies"]}')
     sources = []
     in_source = {}
+    source_predictor = {}
     for sname in source_names(values['sources']):
         sv = {p.name: p.convert(source_values[sname].get(p.name, p.default),
                                 f'{sname}.{p.name}')
               for p in SOURCE_PARAMETERS}
         if not sv['topic']:
             raise ValueError(f'{sname}.topic: a bulk source needs a topic')
+        _check_predictor(sv['predictor'], f'{sname}.predictor')
         members = sv['bodies']
         unknown = [n for n in members if n not in names]
         if unknown:
@@ -430,6 +448,7 @@ def build_config(values, body_values, source_values, waiting=()):
             if n in in_source:
                 raise ValueError(f'{sname}.bodies: {n!r} is already in source {in_source[n]!r}')
             in_source[n] = sname
+        source_predictor[sname] = sv['predictor']
         sources.append(SourceConfig(sname, sv['topic'], members))
     bodies = []
     for name in names:
@@ -454,9 +473,11 @@ def build_config(values, body_values, source_values, waiting=()):
         if feeds > 1 or feeds == 0 and name not in waiting:
             raise ValueError(f'{name}: exactly one of static, pose_topic, tf_frame or a bulk '
                              f'source must give its pose')
+        _check_predictor(bv['predictor'], f'{name}.predictor')
+        predictor = bv['predictor'] or (source_predictor[sources_of] if sources_of else '')
         bodies.append(BodyConfig(name, bv['pose_topic'], bv['pose_type'], footprint,
                                  bv['footprint_topic'], bv['static'], pose, sources_of,
-                                 bv['tf_frame']))
+                                 bv['tf_frame'], predictor))
     top, groups = _split(values)
     top.update({group: GROUPS[group](**fields) for group, fields in groups.items()})
     if top['gate'].enabled and top['gate'].body not in names:

@@ -28,7 +28,7 @@ import numpy as np
 
 from .config import Config, pad_footprint, parse_footprint
 from ..engine.world import CollisionWorld, Contacts, Predictions
-from ..kernels.constants import FLOAT, MAX_COORDINATE
+from ..kernels.constants import FLOAT, MAX_COORDINATE, MotionModel
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
                               BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, PoseHistory,
@@ -121,7 +121,8 @@ def warmup():
               MAX_COORDINATE, np.zeros(1, np.intp))
     yaw_from_quaternion(0.0, 0.0, 0.0, 1.0)  # a single pose's; push_bulk's is inlined
     motion = tuple(np.zeros((2, 3)) for _ in range(3))
-    known, flags = (tuple(np.zeros(2, np.bool_) for _ in range(k)) for k in (3, 4))
+    known = (*(np.zeros(2, np.bool_) for _ in range(3)), np.zeros(2, np.intp))
+    flags = tuple(np.zeros(2, np.bool_) for _ in range(4))
     tick_motion(history, 0.25, 0.5, 1.0, MOTION_LIMITS, True, known, motion, flags)
 
 
@@ -141,7 +142,8 @@ class Monitor:
         for k, body in enumerate(config.bodies):
             footprint = body.footprint if body.footprint is not None else _PLACEHOLDER
             self.world.add_body(body.name, footprint, static=body.static,
-                                pose=body.pose if body.static else None)
+                                pose=body.pose if body.static else None,
+                                predictor=body.predictor or None)
             self.has_footprint[k] = body.footprint is not None
         self.history = PoseHistory.empty(n)
         self._history = tuple(self.history)  # the kernels' plain tuple (`packed`)
@@ -199,6 +201,7 @@ class Monitor:
         """Take the run-time parameters (horizon, timeouts, debounce, predictor, ignores)."""
         self.config = config
         self.world.predictor = config.predictor
+        self._models = np.array([int(m) for m in self.world.predictors()], np.intp)
         self._ignored = self._ignored_pairs(config.ignore_pairs)
 
     def _ignored_pairs(self, pairs):
@@ -402,8 +405,8 @@ class Monitor:
         moving, active = self._moving, np.empty(len(self.names), np.bool_)
         n_moving, n_implausible, n_stale = tick_motion(
             self._history, now, cfg.history_window, cfg.pose_timeout, MOTION_LIMITS,
-            self.enabled, (self.static, self.has_footprint, self._seen), self._motion,
-            (self._fresh, moving, self._implausible, active))
+            self.enabled, (self.static, self.has_footprint, self._seen, self._models),
+            self._motion, (self._fresh, moving, self._implausible, active))
         # a pose jump or a bad twist: the body leaves the tick until fresh poses rebuild its
         # history, every other body goes on
         for b in np.flatnonzero(self._implausible).tolist() if n_implausible else ():
@@ -514,8 +517,9 @@ class Monitor:
         """Scale (0 to 1) of a velocity command of the gated body: twist (vx, vy, wz) in its
         own frame (m/s, rad/s), as Nav2 and diff_drive_controller send it.
 
-        The gated body is moved as the command says (constant velocity) and every other body
-        as estimated at the last tick: 0 when that makes it push into a body it touches (at
+        The gated body is moved as the command would move it (the twist held in its own
+        frame: an arc, turning in place about its origin) and every other body as estimated
+        at the last tick, under its model: 0 when that makes it push into a body it touches (at
         any contact point the command's relative velocity has a component into the other
         body) or meet one within ``gate.stop_time``; 1 beyond ``gate.slowdown_time``; linear
         between.  A command that moves the body away from a contact or a predicted collision
@@ -538,11 +542,13 @@ class Monitor:
                 return 0.0
         self.world.set_twists([commanded], [b])
         self.world.set_accelerations([(0.0, 0.0, 0.0)], [b])
+        self.world.set_predictors([MotionModel.ARC], [b])
         try:
-            predicted = self.world.predict(gate.slowdown_time, 'constant_velocity')
+            predicted = self.world.predict(gate.slowdown_time)
         finally:
             self.world.set_twists([self._twists[b]], [b])
             self.world.set_accelerations([self._accels[b]], [b])
+            self.world.set_predictors([self.config.bodies[b].predictor or None], [b])
         ttc = min((t for (i, j), t in zip(predicted.pairs.tolist(), predicted.time.tolist())
                    if b in (i, j) and (i, j) not in self._ignored and t > 0.0),
                   default=math.inf)

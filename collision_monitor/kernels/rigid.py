@@ -1,0 +1,204 @@
+# Copyright 2026 The collision_monitor authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Rigid-body paths: the footprint turns exactly with the body (the arc and holonomic models).
+
+A body's state at t = 0 is its pose (x, y, phi), world twist (vx, vy, w) and world
+acceleration (ax, ay, alpha) (m, rad, s; CCW positive), as `packed.Motion` holds it.  In
+complex notation (z = x + i y) the heading is ``phi(t) = phi0 + w t + alpha t^2 / 2`` under
+both models and a vertex at body offset s is at ``c(t) + e^(i phi(t)) s``:
+
+* HOLONOMIC: the origin keeps its world velocity and acceleration,
+  ``c(t) = c0 + v t + a t^2 / 2``, while the body turns about it (omnidirectional bases,
+  people, carts: the heading does not steer the path).
+* ARC: the body-frame twist ``vb`` and acceleration ``ab`` are held (differential-drive and
+  Ackermann robots, `cmd_vel` held): ``c'(t) = e^(i phi(t)) (vb + ab t)``.  The state's
+  acceleration is ab in world axes at t = 0, ``A = e^(i phi0) ab`` (the tangential part
+  alone: a robot on a circle at constant speed has A = 0, whereas its world acceleration is
+  the centripetal ``i w v``; `motion.model_accelerations` converts estimates).  With
+  ``V = e^(i phi0) vb`` (= v),
+
+      c(t) = c0 + int_0^t e^(i (w s + alpha s^2 / 2)) (V + A s) ds.
+
+  For alpha = 0 it is closed: ``c0 + V t phi1(i w t) + A t^2 phi2(i w t)``, with
+  ``phi1(z) = (e^z - 1) / z`` and ``phi2(z) = (e^z (z - 1) + 1) / z^2`` (series for small
+  |z|); a circle when A = 0, a straight line when w = 0.  For alpha != 0 (a clothoid) it is
+  integrated by composite 4-point Gauss-Legendre (`arc_step`), with the error bound of
+  `ARC_QUADRATURE_ERROR`.
+
+Both models give a body that does not turn (w = alpha = 0) the path of the seed's point
+models: ``c0 + v t + a t^2 / 2`` for every vertex.
+
+Bounds: every point of a body lies within its bounding radius rho of the origin, and moves at
+most ``|V + A t| + |w + alpha t| rho`` (under both models |c'(t)| = |V + A t|); both terms are
+convex in t, so their largest values on an interval are at its ends (`speed_bound`).
+"""
+
+import math
+
+import numpy as np
+
+from .constants import jit, MotionModel
+from .trig import rotate, sincos
+
+ARC_QUADRATURE_ERROR = 1.04e-8
+"""C of the bound ``C t (|V| + 4 |A| t)`` (m) on the error of `arc_step`'s origin over [0, t].
+
+Per panel of length h, each of the real and imaginary parts of 4-point Gauss-Legendre errs
+by ``h^9 (4!)^4 / (9 (8!)^3) |f^(8)(xi)|``, and Cauchy's estimate on the circle of radius
+r = 3h about xi bounds ``|f^(8)| <= 8! M / r^8`` for the integrand
+``f(z) = e^(i (w z + alpha z^2 / 2)) (V + A z)``, with
+``M <= e^(3 h Omega + 4.5 |alpha| h^2) (|V| + |A| (t + 3 h))`` (Omega the largest |w + alpha s|
+on the panel).  Panels are short enough that the exponent is at most 3/4, so the error is
+at most ``sqrt(2) (4!)^4 8! e^(3/4) / (9 (8!)^3 3^8) h (|V| + 4 |A| t)`` per panel
+(h <= t), 1.035e-8 h (...), and the panels sum to t."""
+
+_GL_X = (-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526)
+_GL_W = (0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538)
+_SERIES_LIMIT = 0.5
+
+
+@jit
+def is_rigid(model):
+    """Whether the model moves the footprint rigidly (ARC, HOLONOMIC)."""
+    return model == MotionModel.ARC or model == MotionModel.HOLONOMIC
+
+
+@jit
+def rigid_state(b, motion, model):
+    """Body b's path coefficients: ``(x0, y0, phi0, Vx, Vy, Ax, Ay, w, alpha, arc)``, V and
+    A the origin's velocity and acceleration of the module docstring."""
+    poses, twists, accels = motion
+    return (poses[b, 0], poses[b, 1], poses[b, 2], twists[b, 0], twists[b, 1], accels[b, 0],
+            accels[b, 1], twists[b, 2], accels[b, 2], model == MotionModel.ARC)
+
+
+@jit
+def _phi(z):
+    """``(Re, Im) of phi1(i z)`` and ``of phi2(i z)`` for real z (module docstring)."""
+    if abs(z) < _SERIES_LIMIT:
+        z2 = z * z
+        p1r = 1.0 - z2 / 6.0 * (1.0 - z2 / 20.0 * (1.0 - z2 / 42.0 * (1.0 - z2 / 72.0 * (
+            1.0 - z2 / 110.0))))
+        p1i = z / 2.0 * (1.0 - z2 / 12.0 * (1.0 - z2 / 30.0 * (1.0 - z2 / 56.0 * (
+            1.0 - z2 / 90.0 * (1.0 - z2 / 132.0)))))
+        p2r = 0.5 - z2 / 8.0 + z2 * z2 / 144.0 - z2 ** 3 / 5760.0 + z2 ** 4 / 403200.0 \
+            - z2 ** 5 / 43545600.0
+        p2i = z / 3.0 - z * z2 / 30.0 + z * z2 * z2 / 840.0 - z * z2 ** 3 / 45360.0 \
+            + z * z2 ** 4 / 3991680.0
+        return p1r, p1i, p2r, p2i
+    s, c = sincos(z)
+    z2 = z * z
+    return s / z, (1.0 - c) / z, (c + z * s - 1.0) / z2, (s - z * c) / z2
+
+
+@jit
+def _turn_rate(w, alpha, t):
+    return w + alpha * t
+
+
+@jit
+def arc_step(st, t0, cx, cy, t1):
+    """Origin at t1 given the origin (cx, cy) at t0 (t0 <= t1), by the closed form when
+    alpha = 0 (then from t = 0, ignoring t0) or one 4-point Gauss-Legendre panel per stretch
+    short enough for `ARC_QUADRATURE_ERROR`; HOLONOMIC from its polynomial."""
+    x0, y0, _, vx, vy, ax, ay, w, al, arc = st
+    if not arc:
+        return x0 + (vx + 0.5 * ax * t1) * t1, y0 + (vy + 0.5 * ay * t1) * t1
+    if al == 0.0:
+        p1r, p1i, p2r, p2i = _phi(w * t1)
+        t2 = t1 * t1
+        return (x0 + t1 * (vx * p1r - vy * p1i) + t2 * (ax * p2r - ay * p2i),
+                y0 + t1 * (vx * p1i + vy * p1r) + t2 * (ax * p2i + ay * p2r))
+    span = t1 - t0
+    if not span > 0.0:
+        return cx, cy
+    most = max(abs(_turn_rate(w, al, t0)), abs(_turn_rate(w, al, t1)))
+    panels = int(math.ceil(max(6.0 * most * span, math.sqrt(18.0 * abs(al)) * span, 1.0)))
+    h = span / panels
+    for k in range(panels):
+        mid = t0 + (k + 0.5) * h
+        for g in range(4):
+            s = mid + 0.5 * h * _GL_X[g]
+            sn, cs = sincos((w + 0.5 * al * s) * s)
+            ux, uy = vx + ax * s, vy + ay * s
+            f = 0.5 * h * _GL_W[g]
+            cx += f * (cs * ux - sn * uy)
+            cy += f * (sn * ux + cs * uy)
+    return cx, cy
+
+
+@jit
+def heading(st, t):
+    """phi(t) = phi0 + w t + alpha t^2 / 2."""
+    return st[2] + (st[7] + 0.5 * st[8] * t) * t
+
+
+@jit
+def path_error(st, horizon):
+    """Bound (m) on the error of the origin `arc_step` gives on [0, horizon]: 0 for the
+    closed forms (rounding aside), `ARC_QUADRATURE_ERROR`'s bound for a clothoid."""
+    _, _, _, vx, vy, ax, ay, _, al, arc = st
+    if not arc or al == 0.0:
+        return 0.0
+    return ARC_QUADRATURE_ERROR * horizon * (math.hypot(vx, vy)
+                                             + 4.0 * math.hypot(ax, ay) * horizon)
+
+
+@jit
+def speed_bound(st, radius, lo, hi):
+    """Largest speed (m/s) of any point within `radius` of the origin over [lo, hi]."""
+    _, _, _, vx, vy, ax, ay, w, al, _ = st
+    origin = max(math.hypot(vx + ax * lo, vy + ay * lo), math.hypot(vx + ax * hi, vy + ay * hi))
+    return origin + radius * max(abs(_turn_rate(w, al, lo)), abs(_turn_rate(w, al, hi)))
+
+
+@jit
+def origin_disc(st, horizon):
+    """``(cx, cy, r)``: a disc holding the origin's path over [0, horizon].
+
+    A path of length L from c0 to c(H) lies in the ellipse of foci c0, c(H) and major axis
+    L, inside the disc about their midpoint of radius L / 2 (used for closed forms); a
+    clothoid's is taken about c0 with radius L + its quadrature error.  L <= H (|V| +
+    |V + A H|) / 2, the trapezoid of the convex speed |V + A t|.
+    """
+    x0, y0, _, vx, vy, ax, ay, _, al, arc = st
+    length = 0.5 * horizon * (math.hypot(vx, vy)
+                              + math.hypot(vx + ax * horizon, vy + ay * horizon))
+    if arc and al != 0.0:
+        return x0, y0, length + path_error(st, horizon)
+    ex, ey = arc_step(st, 0.0, x0, y0, horizon)
+    return 0.5 * (x0 + ex), 0.5 * (y0 + ey), 0.5 * length
+
+
+@jit
+def place_rigid(st, offsets, first, count, t, cx, cy, out):
+    """Write the count vertices at body offsets ``offsets[first:first + count]`` placed at
+    heading phi(t) about origin (cx, cy) to ``out[:count]``."""
+    s, c = sincos(heading(st, t))
+    for k in range(count):
+        rx, ry = rotate(s, c, offsets[first + k, 0], offsets[first + k, 1])
+        out[k, 0] = cx + rx
+        out[k, 1] = cy + ry
+
+
+def rigid_vertices(model, pose, twist, acceleration, offsets, t):
+    """World vertices (n, 2) of one body t seconds ahead under a rigid model (ARC or
+    HOLONOMIC; see the module docstring), from its world pose, twist and acceleration."""
+    off = np.ascontiguousarray(offsets, dtype=np.float64).reshape(-1, 2)
+    motion = tuple(np.asarray(x, np.float64).reshape(1, 3) for x in (pose, twist, acceleration))
+    st = rigid_state(0, motion, int(MotionModel.parse(model)))
+    cx, cy = arc_step(st, 0.0, st[0], st[1], float(t))
+    out = np.empty_like(off)
+    place_rigid(st, off, 0, off.shape[0], float(t), cx, cy, out)
+    return out
