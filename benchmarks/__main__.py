@@ -459,8 +459,46 @@ def format_3d(rows3d):
     return lines
 
 
+def _toi_row(n, true, candidates, ours_ms, fcl_ms, ours, fcl, worst):
+    """A row of the time-of-impact tables: `ours` and `fcl` are the error counts, `worst`
+    the two worst errors (s)."""
+    return (f'| {n} | {true} | {candidates} | {ours_ms:.3f} | {fcl_ms:.3f} | '
+            f'{fcl_ms / ours_ms:.1f}x | {" / ".join(map(str, ours))} | '
+            f'{" / ".join(map(str, fcl))} | {worst[0]:.1e}, {worst[1]:.1e} |')
+
+
+def format_turning(turning):
+    """The turning robots' sections: time of impact against python-fcl's screw motion, and
+    the per-tick cost of the arc model against the point model."""
+    from benchmarks.turning import __doc__ as doc
+    peers = doc.split('Peers (`against_fcl`, a table of docs/benchmarks.md): ')[1].split(
+        '\n\nUsage')[0].replace('\n', ' ')
+    lines = ['', '### Time of impact of turning robots against python-fcl (screw motion)', '',
+             peers, '',
+             '| N | true pairs | candidates (fcl) | ours ms | fcl ms | speed-up | '
+             'ours missed / false / early / late by > 1 us | fcl missed / false / early / '
+             'late | worst error ours, fcl (s) |',
+             '| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |']
+    for row in turning['fcl']:
+        lines.append(_toi_row(row['n'], row['true'], row['candidates'], row['ours_ms'],
+                              row['fcl_ms'], row['ours'][:4], row['fcl'][:4],
+                              (row['ours'][4], row['fcl'][4])))
+    lines += ['', "Box2D v3's `b2TimeOfImpact` (`box2d-python`): not run; its wheels need Python "
+              f'3.12 or later, and this machine has Python {platform.python_version()} only.']
+    lines += ['', '### Per-tick cost of the arc model against the point model', '',
+              '`set_motion` + `step(2 s)` on `make_scene` (regular 8-gons, every body turning '
+              'at up to 0.5 rad/s, speeds up to 1 m/s), one thread, the two models taking '
+              'turns over 7 rounds of 30 ticks (`benchmarks.turning.tick_ratio`).', '',
+              '| N | arc ms | constant_acceleration ms | ratio (median of rounds) |',
+              '| ---: | ---: | ---: | ---: |']
+    lines += [f'| {n} | {arc:.3f} | {point:.3f} | {ratio:.2f} |'
+              for n, arc, point, ratio in turning['ratio']]
+    return lines
+
+
 def report(det, variants, warehouse, look, continuous, bound, compiles, start_times, sizes,
-           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command):
+           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command,
+           turning):
     lines = ['# Benchmarks', '',
              f'Written by `make bench` on {time.strftime("%Y-%m-%d")}, {platform.machine()}, '
              f'{os.cpu_count()} cores, Python {platform.python_version()}. Medians over '
@@ -577,10 +615,9 @@ def report(det, variants, warehouse, look, continuous, bound, compiles, start_ti
     for row in continuous:
         om, _, of, ow, oo = row['ours_errors']
         fm, _, ff, fw, fo = row['fcl_errors']
-        lines.append(f'| {row["n"]} | {row["pairs_true"]} | {row["candidates"]} | '
-                     f'{row["ours_ms"]:.3f} | {row["fcl_ms"]:.3f} | '
-                     f'{row["fcl_ms"] / row["ours_ms"]:.1f}x | {om} / {of} / {oo} | '
-                     f'{fm} / {ff} / {fo} | {ow:.1e}, {fw:.1e} |')
+        lines.append(_toi_row(row['n'], row['pairs_true'], row['candidates'], row['ours_ms'],
+                              row['fcl_ms'], (om, of, oo), (fm, ff, fo), (ow, fw)))
+    lines += format_turning(turning)
     lines += format_3d(rows3d)
     lines += ['', '## Start-up', '',
               f'- numba compile of every tick kernel (import + warm-up), empty cache: '
@@ -784,6 +821,10 @@ def main(argv=None):
             progress.set_description(f'time of impact vs fcl N={n}')
             continuous.append(run_continuous(n))
             progress.update()
+        from benchmarks.turning import against_fcl, tick_ratio
+        progress.set_description('turning robots vs fcl, arc against point model')
+        turning = {'fcl': [against_fcl(n) for n in (200, 1000)],
+                   'ratio': [(n, *tick_ratio(n)) for n in (1000, 10000)]}
     bound = lower_bound([n for n in sizes if n >= 1000])
     compiles = compile_times()
     memory = peak_memory()
@@ -805,7 +846,7 @@ def main(argv=None):
     breakdown = {n: callback_breakdown(n, domain=90 + k) for k, n in enumerate((100, 1000))}
     plot(det, DOCS / 'img' / 'bench_detect.png', DOCS / 'img' / 'bench_speedup.png')
     report(det, variants, warehouse, look, continuous, bound, compiles, start_times, sizes,
-           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command)
+           latency, breakdown, rows3d, memory, replay_start, replay_rows, replay_command, turning)
     readme_summary(det, warehouse, look, bound, rows3d, latency, sizes, replay_start,
                    replay_rows, replay_command)
     print((DOCS / 'benchmarks.md').read_text())

@@ -874,3 +874,22 @@ def test_the_gate_lets_a_robot_turn_in_place_beside_a_shelf_and_stops_one_turnin
                               'gate.stop_time': 0.5, 'gate.slowdown_time': 1.5}))
         settled(m, {'robot': (0.0, 0.0, 0.0)})
         assert m.gate_scale(0.0, 0.0, w) == expected, spare
+
+
+@pytest.mark.parametrize('predictor, warned', [('arc', False), ('constant_acceleration', True)])
+def test_a_robot_seen_turning_in_place_from_its_poses_alone_is_not_warned_of_a_shelf(
+        predictor, warned):
+    """Poses only (no twist message) of a 1 x 1 m robot turning in place at 1.2 rad/s, a
+    shelf 0.3 m beyond the circle its corners sweep: the estimate (turn rate from the poses,
+    the centripetal acceleration of its corners) predicts no collision under arc over 2 s
+    of ticks, where the seed's point model warns."""
+    r = math.sqrt(0.5)
+    shelf = '[[0.0, -2.0], [0.5, -2.0], [0.5, 2.0], [0.0, 2.0]]'
+    m = Monitor(config({'robot': body(pose_topic='/r'),
+                        'shelf': body(static=True, footprint=shelf, pose=[r + 0.3, 0.0, 0.0])},
+                       predictor=predictor))
+    reports = []
+    for t in np.arange(0.0, 2.0, 0.02):
+        feed(m, t, {'robot': (0.0, 0.0, 1.2 * t)})
+        reports.append(m.tick(t))
+    assert any(r.warnings for r in reports) == warned

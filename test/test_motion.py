@@ -25,6 +25,8 @@ from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHist
                                               push_pose, tick_motion)
 from collision_monitor.kernels.packed import Motion
 
+POINT = np.zeros(10000, np.intp)  # constant acceleration: the world-axes fit, for any body
+
 
 def wrapped(a):
     """An angle in [-pi, pi), as a pose message's quaternion gives it."""
@@ -38,7 +40,7 @@ def fitted(samples, now, window, max_age=1.0):
         assert push_pose(history, 1, t, x, y, yaw)
     motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
     fresh = np.zeros(2, np.bool_)
-    estimate_motion(history, now, window, max_age, fresh, motion)
+    estimate_motion(history, now, window, max_age, fresh, motion, POINT)
     return fresh, motion.poses[1], motion.twists[1], motion.accels[1]
 
 
@@ -92,7 +94,7 @@ def test_a_measured_twist_replaces_the_fitted_velocity_only():
     measured = np.array([0.3, -0.7, 1.1])
     history.measured[1], history.measured_twist[1] = True, measured
     motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
-    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion)
+    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion, POINT)
     newest = 0.5 * a * 0.2 ** 2
     assert np.allclose(motion.accels[1], a)
     assert np.allclose(motion.twists[1], measured + 0.1 * a)
@@ -108,7 +110,7 @@ def test_a_measured_twist_moves_a_body_whose_samples_repeat_one_pose():
     measured = np.array([0.3, -0.7, 1.1])
     history.measured[1], history.measured_twist[1] = True, measured
     motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
-    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion)
+    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion, POINT)
     assert list(motion.accels[1]) == [0.0, 0.0, 0.0]
     assert np.allclose(motion.twists[1], measured)
     assert np.allclose(motion.poses[1], np.array([1.0, 2.0, 0.5]) + 0.1 * measured)
@@ -216,7 +218,7 @@ def test_a_stale_body_leaves_the_fit_of_the_bodies_after_it_alone():
             assert push_pose(history, b, t, b * t, 0.0, 0.0)
     motion = Motion(*(np.full((4, 3), 7.0) for _ in range(3)))
     fresh = np.ones(4, np.bool_)
-    estimate_motion(history, 2.0, 1.0, 0.5, fresh, motion)
+    estimate_motion(history, 2.0, 1.0, 0.5, fresh, motion, POINT)
     assert list(fresh) == [False, True, True, False]
     assert np.allclose(motion.twists[1:3], [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])
     assert list(motion.poses[0]) == list(motion.poses[3]) == [7.0, 7.0, 7.0]
@@ -380,7 +382,7 @@ def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds,
         windows.append((np.sort(times)[inside], path[inside]))
     motion = Motion(*(np.full((n, 3), 7.0) for _ in range(3)))
     fresh = np.zeros(n, np.bool_)
-    estimate_motion(history, 0.31, 1.0, 1.0, fresh, motion)
+    estimate_motion(history, 0.31, 1.0, 1.0, fresh, motion, POINT)
     for b, (times, path) in enumerate(windows):
         assert fresh[b] == (kinds[b] != 'stale')
         if not fresh[b]:
@@ -396,3 +398,36 @@ def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds,
             assert motion.twists[b, c] - motion.accels[b, c] * (0.31 - times[-1]) == \
                 pytest.approx(v, rel=1e-7, abs=1e-7)
             assert motion.accels[b, c] == pytest.approx(2.0 * half_a, rel=1e-7, abs=1e-7)
+
+
+@pytest.mark.parametrize('measured', [False, True])
+def test_a_robot_holding_its_twist_on_a_circle_is_estimated_with_it_under_arc(measured):
+    """Poses (50 Hz, 0.4 s window) of a robot driving at 1 m/s while turning at 0.5 rad/s,
+    with or without its odometry twist: under ARC the estimate is its world velocity and a
+    tangential acceleration of zero (1e-6), where the world-axes quadratic lags the turning
+    centripetal acceleration by about 0.05 m/s^2 along the path."""
+    v, w = 1.0, 0.5
+    history = PoseHistory.empty(2)
+    for t in np.arange(-0.4, 1e-9, 0.02):
+        yaw = 0.3 + w * t
+        x = v / w * (math.sin(yaw) - math.sin(0.3))
+        y = -v / w * (math.cos(yaw) - math.cos(0.3))
+        assert push_pose(history, 1, t, x, y, yaw)
+    if measured:
+        history.measured[1] = True
+        history.measured_twist[1] = (v * math.cos(0.3), v * math.sin(0.3), w)
+    results = {}
+    for model in (MotionModel.ARC, MotionModel.CONSTANT_ACCELERATION):
+        motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
+        models = np.full(2, int(model))
+        known = (np.zeros(2, np.bool_), np.ones(2, np.bool_), np.ones(2, np.bool_), models)
+        flags = tuple(np.zeros(2, np.bool_) for _ in range(4))
+        tick_motion(history, 0.0, 0.4, 1.0, LIMITS, True, known, motion, flags)
+        results[model] = motion
+    arc = results[MotionModel.ARC]
+    assert arc.twists[1] == pytest.approx([v * math.cos(0.3), v * math.sin(0.3), w], abs=1e-6)
+    assert arc.accels[1, :2] == pytest.approx([0.0, 0.0], abs=1e-6)
+    # the seed's model takes the world acceleration: centripetal, lagging along the path
+    point = results[MotionModel.CONSTANT_ACCELERATION]
+    along = point.accels[1, 0] * math.cos(0.3) + point.accels[1, 1] * math.sin(0.3)
+    assert abs(along) > 0.01

@@ -650,3 +650,30 @@ def test_a_footprint_posed_in_the_fixed_frame_is_taken_at_the_body_pose(harness)
         pub_fp.publish(fp)
 
     assert h.spin_until(lambda: statuses(contacts, 'c|wall'), 30.0, publish), h.log()
+
+
+def test_a_robot_turning_in_place_beside_a_wall_is_not_warned_of_it(harness):
+    """b (odometry) turns in place at 1.2 rad/s, the wall 0.3 m beyond the circle its corners
+    sweep: no warning over 25 marker periods (2.5 s of ticks); moved 5 cm into that circle
+    (where it is clear of the wall for half of each quarter turn), it is warned of the
+    wall."""
+    h = harness
+    warnings = h.record(DiagnosticArray, '/collision_monitor/warnings')
+    markers = h.record(MarkerArray, '/collision_monitor/markers')
+    pub_b = h.node.create_publisher(Odometry, '/t/b', SENSOR)
+    origin = h.node.get_clock().now()
+    reach = math.sqrt(0.5)  # the corners of the 1 m square about its centre
+    x = [20.0 - 0.5 - reach - 0.3]
+
+    def publish():
+        t, stamp = moment(h, origin)
+        msg = odometry(h, x[0], 0.0, 0.0, stamp=stamp)
+        msg.pose.pose.orientation.z = math.sin(0.6 * t)
+        msg.pose.pose.orientation.w = math.cos(0.6 * t)
+        msg.twist.twist.angular.z = 1.2
+        pub_b.publish(msg)
+
+    assert h.spin_until(lambda: len(markers) >= 25, 30.0, publish), h.log()
+    assert not statuses(warnings, 'b|wall'), statuses(warnings, 'b|wall')
+    x[0] += 0.35
+    assert h.spin_until(lambda: statuses(warnings, 'b|wall'), 10.0, publish), h.log()

@@ -279,3 +279,36 @@ def test_predict_finds_every_pair_each_pair_alone_finds(model):
                 expected[(i, j)] = pred.time[0]
     assert len(expected) > 10
     assert got == pytest.approx(expected, abs=0.0)
+
+
+def test_a_holonomic_body_whose_heading_turns_keeps_a_straight_path():
+    """A tracked person walking at 1 m/s whose yaw rate reads 2 rad/s (jitter): holonomic
+    keeps the origin on the straight line (the footprint turns about it), arc curves it."""
+    for t in (0.5, 1.0, 2.0):
+        origin = rigid_vertices('holonomic', (1, 2, 0.3), (1, 0, 2), (0, 0, 0), [[0, 0]], t)
+        assert origin[0] == pytest.approx([1 + t, 2], abs=1e-12)
+        curved = rigid_vertices('arc', (1, 2, 0.3), (1, 0, 2), (0, 0, 0), [[0, 0]], t)
+        assert abs(curved[0, 1] - 2) > 0.1
+
+
+def test_a_contact_under_the_arc_model_began_when_the_arc_met():
+    """Two stamped ticks 0.5 s apart: a robot turning on an arc (0.8 m/s, 1 rad/s) toward a
+    box is apart at the first, overlapping at the second; the contact is dated by the
+    look-back along the arc from the first tick's state (the reference: integrated motion,
+    sampled and bisected)."""
+    box = np.array([[0.0, 0.0], [0.4, 0.0], [0.4, 0.4], [0.0, 0.4]])
+    world = World()
+    world.add_body('robot', ROBOT, pose=(0.0, 0.0, 0.0))
+    world.add_body('box', box, static=True, pose=(0.55, 0.25, 0.0))
+    state = ((0.0, 0.0, 0.0), (0.8, 0.0, 1.0), (0.0, 0.0, 0.0))
+    world.set_twists([state[1]], ['robot'])
+    assert len(world.detect(stamp=10.0)) == 0
+    ref = Reference('arc', *state, 0.5)
+    x, y = ref.origin(0.5)
+    world.set_poses([[x, y, ref.heading(0.5)]], ['robot'])
+    contacts = world.detect(stamp=10.5)
+    assert len(contacts) == 1
+    truth = first_true_contact([ref, Reference('arc', (0.55, 0.25, 0.0), (0, 0, 0), (0, 0, 0),
+                                               0.5)], [ROBOT, box], 0.5)
+    assert truth is not None and 0.0 < truth < 0.5
+    assert contacts.began[0] - 10.0 == pytest.approx(truth, abs=1e-6)

@@ -84,7 +84,7 @@ def rigid_state(b, motion, model):
 
 
 @jit
-def _phi(z):
+def phi(z):
     """``(Re, Im) of phi1(i z)`` and ``of phi2(i z)`` for real z (module docstring)."""
     if abs(z) < _SERIES_LIMIT:
         z2 = z * z
@@ -116,7 +116,7 @@ def arc_step(st, t0, cx, cy, t1):
     if not arc:
         return x0 + (vx + 0.5 * ax * t1) * t1, y0 + (vy + 0.5 * ay * t1) * t1
     if al == 0.0:
-        p1r, p1i, p2r, p2i = _phi(w * t1)
+        p1r, p1i, p2r, p2i = phi(w * t1)
         t2 = t1 * t1
         return (x0 + t1 * (vx * p1r - vy * p1i) + t2 * (ax * p2r - ay * p2i),
                 y0 + t1 * (vx * p1i + vy * p1r) + t2 * (ax * p2i + ay * p2r))

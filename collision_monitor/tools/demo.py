@@ -15,9 +15,11 @@
 
 Starts ``collision_monitor_node`` as a child process with ``config/demo_warehouse.yaml``,
 publishes the scenario's poses in real time (an AMR on nav_msgs/Odometry, a forklift on
-PoseStamped, a second AMR and a person from a tracker's PoseArray), listens to the node's
-warnings and contacts, prints a timeline against the ground truth (dense sampling of the
-scripted motion with the engine's own exact predicates), and writes a picture.
+PoseStamped, a second AMR and a person from a tracker's PoseArray; a robot turning in place
+beside a shelf, its turn commands through the gate; an AMR turning out of an aisle into a
+cart's path), listens to the node's warnings, contacts and gated commands, prints a
+timeline against the ground truth (dense sampling of the scripted motion with the engine's
+own exact predicates) with the checks of the turning robots, and writes a picture.
 
 Run: ``make demo`` (or ``python -m collision_monitor.tools.demo [--out PATH]``).
 """
@@ -39,14 +41,23 @@ from ..monitor.config import parse_footprint
 
 CONFIG = pathlib.Path(__file__).resolve().parents[2] / 'config' / 'demo_warehouse.yaml'
 DURATION = 10.0  # s of scenario
-RATES = {'amr': 50.0, 'forklift': 30.0, 'tracker': 15.0}  # Hz
+RATES = {'amr': 50.0, 'forklift': 30.0, 'tracker': 15.0, 'spinner': 50.0, 'amr3': 50.0,
+         'cart': 30.0, 'command': 20.0}  # Hz
+SPIN = 1.2     # rad/s: the spinner turns in place, 0.31 m short of shelf_d
+ARC = (1.0, -0.5)  # amr3's twist (m/s, rad/s): a right turn of radius 2 m out of its aisle
 
 
 def scenario(t):
     """Poses (x, y, yaw) and world velocities (vx, vy, omega) of the moving bodies at t (s)."""
     person_y = min(1.0 + 0.6 * t, 5.4)  # walks to the shelf and stops leaning on it
     person_v = 0.6 if 1.0 + 0.6 * t < 5.4 else 0.0
+    v, w = ARC
+    heading = math.pi / 2 + w * t
     return {
+        'spinner': ((-5.0, 6.0, SPIN * t), (0.0, 0.0, SPIN)),
+        'amr3': ((16.0 - 2.0 * math.cos(w * t), -7.0 - 2.0 * math.sin(w * t), heading),
+                 (v * math.cos(heading), v * math.sin(heading), w)),
+        'cart': ((17.8 - 0.3 * t, -5.0, math.pi), (-0.3, 0.0, 0.0)),
         'amr': ((5.0, -4.0 + t, math.pi / 2), (0.0, 1.0, 0.0)),
         'forklift': ((-2.0 + t + 0.125 * t * t, 0.0, 0.0), (1.0 + 0.25 * t, 0.0, 0.0)),
         'amr2': ((1.0 + 1.5 * t, 1.2, 0.0), (1.5, 0.0, 0.0)),
@@ -54,7 +65,8 @@ def scenario(t):
     }
 
 
-STATIC = {'shelf_a': (1.0, 3.0, 0.0), 'shelf_b': (9.0, 6.0, 0.0), 'shelf_c': (1.0, -3.0, 0.0)}
+STATIC = {'shelf_a': (1.0, 3.0, 0.0), 'shelf_b': (9.0, 6.0, 0.0), 'shelf_c': (1.0, -3.0, 0.0),
+          'shelf_d': (-3.75, 6.0, 0.0)}
 
 
 def load_footprints():
@@ -135,7 +147,7 @@ def run(out_path, domain_id):
     confine_dds(domain_id)
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
-    from geometry_msgs.msg import Pose, PoseArray, PoseStamped
+    from geometry_msgs.msg import Pose, PoseArray, PoseStamped, Twist
     from nav_msgs.msg import Odometry
     from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                            ReliabilityPolicy)
@@ -144,7 +156,7 @@ def run(out_path, domain_id):
     node_proc = start_node(CONFIG, domain_id, log_path=log_path)
     rclpy.init()
     node = rclpy.create_node('warehouse_scenario')
-    events = {'warnings': [], 'contacts': [], 'ready': False}
+    events = {'warnings': [], 'contacts': [], 'ready': False, 'commands': []}
     latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          durability=DurabilityPolicy.TRANSIENT_LOCAL)
     node.create_subscription(DiagnosticArray, '/collision_monitor/state',
@@ -168,16 +180,31 @@ def run(out_path, domain_id):
                              10)
     node.create_subscription(DiagnosticArray, '/collision_monitor/contacts', record('contacts'),
                              10)
+
+    def gated(msg):
+        if t0[0] is not None:
+            events['commands'].append((time.monotonic() - t0[0], msg.angular.z))
+
+    command_qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
+    node.create_subscription(Twist, '/collision_monitor/cmd_vel_out', gated, command_qos)
     pubs = {
         'amr': node.create_publisher(Odometry, '/amr/odom', qos_profile_sensor_data),
         'forklift': node.create_publisher(PoseStamped, '/forklift/pose',
                                           qos_profile_sensor_data),
         'tracker': node.create_publisher(PoseArray, '/tracker/poses', qos_profile_sensor_data),
+        'spinner': node.create_publisher(Odometry, '/spinner/odom', qos_profile_sensor_data),
+        'amr3': node.create_publisher(Odometry, '/amr3/odom', qos_profile_sensor_data),
+        'cart': node.create_publisher(PoseStamped, '/cart/pose', qos_profile_sensor_data),
+        'command': node.create_publisher(Twist, '/collision_monitor/cmd_vel_in', command_qos),
     }
     bag = _BagRecorder(out_path.parent / 'warehouse_bag', {
         'amr': ('/amr/odom', 'nav_msgs/msg/Odometry'),
         'forklift': ('/forklift/pose', 'geometry_msgs/msg/PoseStamped'),
-        'tracker': ('/tracker/poses', 'geometry_msgs/msg/PoseArray')})
+        'tracker': ('/tracker/poses', 'geometry_msgs/msg/PoseArray'),
+        'spinner': ('/spinner/odom', 'nav_msgs/msg/Odometry'),
+        'amr3': ('/amr3/odom', 'nav_msgs/msg/Odometry'),
+        'cart': ('/cart/pose', 'geometry_msgs/msg/PoseStamped'),
+        'command': ('/collision_monitor/cmd_vel_in', 'geometry_msgs/msg/Twist')})
     deadline = time.monotonic() + 60.0
     while not events['ready'] and time.monotonic() < deadline:
         rclpy.spin_once(node, timeout_sec=0.1)
@@ -205,16 +232,21 @@ def run(out_path, domain_id):
             if t < next_due[stream]:
                 continue
             next_due[stream] += 1.0 / rate
-            if stream == 'amr':
+            if stream in ('amr', 'spinner', 'amr3'):
                 msg = Odometry()
                 msg.header.stamp, msg.header.frame_id = stamp, 'map'
-                msg.child_frame_id = 'amr/base_link'
-                fill_pose(msg.pose.pose, state['amr'][0])
-                msg.twist.twist.linear.x = 1.0  # forward, in the body frame
-            elif stream == 'forklift':
+                msg.child_frame_id = f'{stream}/base_link'
+                fill_pose(msg.pose.pose, state[stream][0])
+                # the twist in the body frame: forward speed and turn rate
+                msg.twist.twist.linear.x = math.hypot(*state[stream][1][:2])
+                msg.twist.twist.angular.z = state[stream][1][2]
+            elif stream in ('forklift', 'cart'):
                 msg = PoseStamped()
                 msg.header.stamp, msg.header.frame_id = stamp, 'map'
-                fill_pose(msg.pose, state['forklift'][0])
+                fill_pose(msg.pose, state[stream][0])
+            elif stream == 'command':
+                msg = Twist()
+                msg.angular.z = SPIN  # the spinner asked to go on turning in place
             else:
                 msg = PoseArray()
                 msg.header.stamp, msg.header.frame_id = stamp, 'map'
@@ -276,7 +308,8 @@ def picture(events, footprints, out_path):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(11, 8))
     colors = {'amr': 'tab:blue', 'forklift': 'tab:orange', 'amr2': 'tab:green',
-              'person': 'tab:purple'}
+              'person': 'tab:purple', 'spinner': 'tab:brown', 'amr3': 'tab:cyan',
+              'cart': 'tab:olive'}
     for name, pose in STATIC.items():
         poly = placed(footprints[name], pose)
         ax.fill(*poly.T, color='0.75', zorder=1)
@@ -314,6 +347,32 @@ def picture(events, footprints, out_path):
     plt.close(fig)
 
 
+def turning_checks(rows, commands):
+    """The turning robots against the script: the spinner is never warned of and its turn
+    commands pass the gate unchanged once it has poses; amr3 is warned of the cart at least
+    1.5 s ahead, with a time to collision within 0.1 s of the truth.  Prints them; returns
+    the failures."""
+    failures = []
+    by_pair = {pair: (w, true_t) for pair, w, _, true_t in rows}
+    if by_pair.get('spinner|shelf_d', (None,))[0] is not None:
+        failures.append('the spinner turning in place was warned of shelf_d')
+    passed = [z for t, z in commands if t > 0.5]
+    if not passed or any(z != SPIN for z in passed):
+        failures.append(f'the gate changed the turn of the spinner: {sorted(set(passed))}')
+    print(f'spinner: turning at {SPIN} rad/s 0.31 m short of shelf_d; {len(passed)} turn '
+          f'commands gated after 0.5 s, {sum(z == SPIN for z in passed)} passed unchanged')
+    w, truth = by_pair.get('amr3|cart', (None, None))
+    if w is None or truth is None:
+        failures.append('amr3 turning into the path of the cart was not warned of')
+    else:
+        error = w[0] + w[1] - truth
+        print(f'amr3: warned {truth - w[0]:.2f} s before it meets the cart, the predicted '
+              f'time {error:+.3f} s from the truth')
+        if truth - w[0] < 1.5 or abs(error) > 0.1:
+            failures.append(f'amr3 warned {truth - w[0]:.2f} s ahead, off by {error:+.3f} s')
+    return failures
+
+
 def main(argv=None):
     """Run the demo; exit non-zero when a true collision was not warned about in advance."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -330,10 +389,14 @@ def main(argv=None):
     picture(events, footprints, out)
     missed = [p for p, w, c, true_t in rows if true_t is not None and (w is None or c is None)]
     false = [p for p, w, c, true_t in rows if true_t is None]
+    print()
+    failures = turning_checks(rows, events['commands'])
     print(f'\npicture: {out}')
     print(f'{len(truth)} collisions in the scenario, {len(missed)} not warned or not reported,'
           f' {len(false)} pairs warned that never collide; {time.monotonic() - started:.1f} s')
-    return 1 if missed or false else 0
+    for failure in failures:
+        print(f'FAILED: {failure}')
+    return 1 if missed or false or failures else 0
 
 
 if __name__ == '__main__':
