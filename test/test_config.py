@@ -97,3 +97,23 @@ def test_footprint_padding_follows_nav2():
     padded = two_bodies(footprint_padding=0.1)
     assert padded.bodies[0].footprint.tolist() == [[0.6, 0.6], [-0.6, 0.6], [-0.6, -0.6],
                                                    [0.6, -0.6]]
+
+
+def test_each_body_takes_its_own_predictor_else_its_sources_else_the_global_one():
+    values = default_values()
+    values.update(bodies=['a', 'b', 'c', 'd'], sources=['crowd'], predictor='arc')
+    body = {'footprint': SQUARE, 'pose_topic': '/p'}
+    member = {'footprint': SQUARE}
+    bodies = {'a': {**body, 'predictor': 'holonomic'}, 'b': body,
+              'c': {**member, 'predictor': 'constant_velocity'}, 'd': member}
+    crowd = {'crowd': {'topic': '/crowd', 'bodies': ['c', 'd'], 'predictor': 'holonomic'}}
+    config = build_config(values, bodies, crowd)
+    assert [b.predictor for b in config.bodies] == ['holonomic', '', 'constant_velocity',
+                                                    'holonomic']
+    from collision_monitor.monitor.monitor import Monitor
+    assert [m.name.lower() for m in Monitor(config).world.predictors()] == [
+        'holonomic', 'arc', 'constant_velocity', 'holonomic']
+    with pytest.raises(ValueError, match='a.predictor: expected one of arc, holonomic'):
+        build_config(values, {**bodies, 'a': {**body, 'predictor': 'psychic'}}, crowd)
+    with pytest.raises(ValueError, match='crowd.predictor'):
+        build_config(values, bodies, {'crowd': {**crowd['crowd'], 'predictor': 'straight'}})

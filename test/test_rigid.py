@@ -312,3 +312,14 @@ def test_a_contact_under_the_arc_model_began_when_the_arc_met():
                                                0.5)], [ROBOT, box], 0.5)
     assert truth is not None and 0.0 < truth < 0.5
     assert contacts.began[0] - 10.0 == pytest.approx(truth, abs=1e-6)
+
+
+@pytest.mark.parametrize('model', ['arc', 'holonomic'])
+def test_the_world_places_a_body_ahead_as_its_model_moves_it(model):
+    """`world_vertices(name, t)` (the markers' predicted footprints) is the footprint on the
+    model's path: `rigid_vertices`, checked above against the integrated motion."""
+    state = ((1.0, -2.0, 0.4), (0.7, 0.2, -1.3), (0.3, -0.1, 0.6))
+    world = world_of([ROBOT], [state], [model])
+    for t in (0.0, 0.4, 1.7):
+        assert world.world_vertices('b0', t) == pytest.approx(
+            rigid_vertices(model, *state, ROBOT, t), abs=1e-12)

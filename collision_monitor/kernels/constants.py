@@ -155,6 +155,9 @@ class MotionModel(enum.IntEnum):
             raise ValueError(f'predictor must be one of {PREDICTORS}, got {value!r}') from None
 
 
-_MODELS = {m.name.lower(): m for m in MotionModel}
+_MODELS = {m.name.lower(): m for m in (MotionModel.ARC, MotionModel.HOLONOMIC,
+                                       MotionModel.CONSTANT_ACCELERATION,
+                                       MotionModel.CONSTANT_VELOCITY)}
 PREDICTORS = tuple(_MODELS)
-"""The names of the motion models, as parameters and the public API spell them."""
+"""The names of the motion models, as parameters and the public API spell them (the rigid
+models first)."""

@@ -41,7 +41,7 @@ models: ``c0 + v t + a t^2 / 2`` for every vertex.
 
 Bounds: every point of a body lies within its bounding radius rho of the origin, and moves at
 most ``|V + A t| + |w + alpha t| rho`` (under both models |c'(t)| = |V + A t|); both terms are
-convex in t, so their largest values on an interval are at its ends (`speed_bound`).
+convex in t, so their largest values on an interval are at its ends (`path_bounds`).
 """
 
 import math
@@ -77,10 +77,14 @@ def is_rigid(model):
 @jit
 def rigid_state(b, motion, model):
     """Body b's path coefficients: ``(x0, y0, phi0, Vx, Vy, Ax, Ay, w, alpha, arc)``, V and
-    A the origin's velocity and acceleration of the module docstring."""
+    A the origin's velocity and acceleration of the module docstring.  Under the point
+    models they are the origin's (no acceleration under constant velocity): the path of a
+    body that does not turn."""
     poses, twists, accels = motion
-    return (poses[b, 0], poses[b, 1], poses[b, 2], twists[b, 0], twists[b, 1], accels[b, 0],
-            accels[b, 1], twists[b, 2], accels[b, 2], model == MotionModel.ARC)
+    held = 0.0 if model == MotionModel.CONSTANT_VELOCITY else 1.0
+    return (poses[b, 0], poses[b, 1], poses[b, 2], twists[b, 0], twists[b, 1],
+            held * accels[b, 0], held * accels[b, 1], twists[b, 2], held * accels[b, 2],
+            model == MotionModel.ARC)
 
 
 @jit
@@ -156,29 +160,55 @@ def path_error(st, horizon):
 
 
 @jit
-def speed_bound(st, radius, lo, hi):
-    """Largest speed (m/s) of any point within `radius` of the origin over [lo, hi]."""
-    _, _, _, vx, vy, ax, ay, w, al, _ = st
-    origin = max(math.hypot(vx + ax * lo, vy + ay * lo), math.hypot(vx + ax * hi, vy + ay * hi))
-    return origin + radius * max(abs(_turn_rate(w, al, lo)), abs(_turn_rate(w, al, hi)))
+def path_bounds(st, lo, hi):
+    """``(speed, turn, acceleration)``: bounds over [lo, hi] on the origin's speed |c'|, the
+    turn rate |w + alpha t| (both convex in t: their largest values are at the ends) and the
+    origin's acceleration |c''|: |A| under HOLONOMIC, ``|A| + turn speed`` under ARC
+    (``c'' = e^(i phi) (A + i phi' (V + A t))``)."""
+    _, _, _, vx, vy, ax, ay, w, al, arc = st
+    speed = max(math.hypot(vx + ax * lo, vy + ay * lo), math.hypot(vx + ax * hi, vy + ay * hi))
+    turn = max(abs(_turn_rate(w, al, lo)), abs(_turn_rate(w, al, hi)))
+    accel = math.hypot(ax, ay)
+    return speed, turn, accel + turn * speed if arc else accel
 
 
 @jit
-def origin_disc(st, horizon):
-    """``(cx, cy, r)``: a disc holding the origin's path over [0, horizon].
+def origin_velocity(st, t):
+    """c'(t): ``V + A t``, turned by ``w t + alpha t^2 / 2`` under ARC."""
+    _, _, _, vx, vy, ax, ay, w, al, arc = st
+    ux, uy = vx + ax * t, vy + ay * t
+    if not arc:
+        return ux, uy
+    s, c = sincos((w + 0.5 * al * t) * t)
+    return rotate(s, c, ux, uy)
 
-    A path of length L from c0 to c(H) lies in the ellipse of foci c0, c(H) and major axis
-    L, inside the disc about their midpoint of radius L / 2 (used for closed forms); a
-    clothoid's is taken about c0 with radius L + its quadrature error.  L <= H (|V| +
-    |V + A H|) / 2, the trapezoid of the convex speed |V + A t|.
+
+@jit
+def origin_box(st, horizon):
+    """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, horizon].
+
+    The path without the turn's acceleration (alpha = 0, closed form) has length
+    ``L <= H (|V| + |V + A H|) / 2`` (the trapezoid of the convex speed |V + A t|) from c0
+    to c(H), so it lies in the ellipse of foci c0, c(H) and major axis L, whose box is
+    taken: tight for a path that barely bends.  A clothoid strays from that path by at most
+    ``int_0^H |e^(i alpha s^2 / 2) - 1| |V + A s| ds <= |alpha| (|V| H^3 / 6 + |A| H^4 / 8)``,
+    which widens the box.
     """
-    x0, y0, _, vx, vy, ax, ay, _, al, arc = st
-    length = 0.5 * horizon * (math.hypot(vx, vy)
-                              + math.hypot(vx + ax * horizon, vy + ay * horizon))
-    if arc and al != 0.0:
-        return x0, y0, length + path_error(st, horizon)
-    ex, ey = arc_step(st, 0.0, x0, y0, horizon)
-    return 0.5 * (x0 + ex), 0.5 * (y0 + ey), 0.5 * length
+    x0, y0, _, vx, vy, ax, ay, _, al, _ = st
+    h = horizon
+    speed0, acc = math.hypot(vx, vy), math.hypot(ax, ay)
+    length = 0.5 * h * (speed0 + math.hypot(vx + ax * h, vy + ay * h))
+    ex, ey = arc_step(st[:8] + (0.0, True), 0.0, x0, y0, h)
+    dx, dy = ex - x0, ey - y0
+    chord = math.hypot(dx, dy)
+    a = 0.5 * length
+    b2 = max(a * a - 0.25 * chord * chord, 0.0)
+    ux, uy = (dx / chord, dy / chord) if chord > 0.0 else (1.0, 0.0)
+    stray = abs(al) * (speed0 * h * h * h / 6.0 + acc * h * h * h * h / 8.0)
+    hx = math.sqrt(a * a * ux * ux + b2 * uy * uy) + stray
+    hy = math.sqrt(a * a * uy * uy + b2 * ux * ux) + stray
+    mx, my = 0.5 * (x0 + ex), 0.5 * (y0 + ey)
+    return mx - hx, my - hy, mx + hx, my + hy
 
 
 @jit

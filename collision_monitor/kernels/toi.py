@@ -71,7 +71,8 @@ from .kinematics import (body_kinematics, held_acceleration, move_as_one, reach,
 from .narrowphase import pair_tolerance, place_bodies
 from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
-from .rigid import arc_step, is_rigid, path_error, place_rigid, rigid_state, speed_bound
+from .rigid import (arc_step, is_rigid, origin_velocity, path_bounds, path_error, place_rigid,
+                    rigid_state)
 
 CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
@@ -754,20 +755,22 @@ def _points_at(kin, t, out):
 
 
 @jit
-def _body_bounds(rigid, st, radius, kin, lo, hi):
-    """``(speed, error)``: the largest speed (m/s) of a body's points over [lo, hi] and the
-    error bound (m) of its computed placements (`rigid.speed_bound` and `rigid.path_error`
-    under a rigid model; its fastest vertex and 0 under a point model)."""
-    if rigid:
-        return speed_bound(st, radius, lo, hi), path_error(st, hi)
-    return _point_speed_bound(kin[1], kin[2], lo, hi), 0.0
+def _body_bounds(path, st, kin, lo, hi):
+    """``(speed, turn, acceleration, error)`` of a body over [lo, hi]: on a path (rigid, or
+    not turning) `rigid.path_bounds` of its origin and its placements' error bound
+    `rigid.path_error`; a body turning under a point model, its fastest vertex's speed (no
+    turn term) and no acceleration bound."""
+    if path:
+        speed, turn, accel = path_bounds(st, lo, hi)
+        return speed, turn, accel, path_error(st, hi)
+    return _point_speed_bound(kin[1], kin[2], lo, hi), 0.0, np.inf, 0.0
 
 
 @jit
-def _place_body(rigid, st, origin, kin, offsets, first, t, out):
+def _place_body(path, st, origin, kin, offsets, first, t, out):
     """A body's vertices at time t into `out`; returns the origin ``(t, x, y)`` the next
-    placement integrates from (`rigid.arc_step`; as given under a point model)."""
-    if rigid:
+    placement integrates from (`rigid.arc_step`; as given for vertices moving as points)."""
+    if path:
         x, y = arc_step(st, origin[0], origin[1], origin[2], t)
         place_rigid(st, offsets, first, out.shape[0], t, x, y, out)
         return t, x, y
@@ -776,21 +779,86 @@ def _place_body(rigid, st, origin, kin, offsets, first, t, out):
 
 
 @jit
+def _advance(room, rate, curve):
+    """How long a gap of `room` (m) that shrinks at `rate` (m/s, negative when it grows)
+    with at most `curve` (m/s^2) more stays open: the root of
+    ``room - rate t - curve t^2 / 2`` (inf when it never closes)."""
+    return 2.0 * room / (rate + np.sqrt(rate * rate + 2.0 * curve * room))
+
+
+@jit
+def _discs_meet(si, sj, reach, curve, start, horizon):
+    """Conservative advancement of two bodies' bounding discs (centred on their origins,
+    radii summing to `reach`): the first time from `start` they come within 5 % of `reach`
+    of touching, inf when not within the horizon.  The centres' distance shrinks at its
+    current rate along the line of centres plus at most `curve` t (the origins'
+    accelerations), `_advance`.  Returns ``(t, origin_i, origin_j)``, origins ``(t, x,
+    y)``."""
+    oi, oj = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
+    t = start
+    for _ in range(CA_STEPS):
+        xi, yi = arc_step(si, oi[0], oi[1], oi[2], t)
+        xj, yj = arc_step(sj, oj[0], oj[1], oj[2], t)
+        oi, oj = (t, xi, yi), (t, xj, yj)
+        dx, dy = xj - xi, yj - yi
+        apart = np.hypot(dx, dy)
+        gap = apart - reach
+        if gap <= 0.05 * reach:
+            break
+        vix, viy = origin_velocity(si, t)
+        vjx, vjy = origin_velocity(sj, t)
+        t += _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
+        if not t <= horizon:
+            return np.inf, oi, oj
+    return t, oi, oj
+
+
+@jit
+def _slab(pa, pb, side, vertex, edge, along):
+    """``(sigma, nx, ny)``: n the unit direction from pa to pb of their closest features
+    (`_closest_features`), sigma the width of the slab normal to n that parts the placed
+    polygons (negative when none does along n: interlocked concave shapes)."""
+    p, q = (pa, pb) if side == 0 else (pb, pa)
+    e1 = edge + 1 if edge + 1 < q.shape[0] else 0
+    dx = q[edge, 0] + along * (q[e1, 0] - q[edge, 0]) - p[vertex, 0]
+    dy = q[edge, 1] + along * (q[e1, 1] - q[edge, 1]) - p[vertex, 1]
+    length = np.hypot(dx, dy)
+    if not length > 0.0:
+        return -np.inf, 0.0, 0.0
+    nx, ny = (dx / length, dy / length) if side == 0 else (-dx / length, -dy / length)
+    top, bottom = -np.inf, np.inf
+    for k in range(pa.shape[0]):
+        top = max(top, nx * pa[k, 0] + ny * pa[k, 1])
+    for k in range(pb.shape[0]):
+        bottom = min(bottom, nx * pb[k, 0] + ny * pb[k, 1])
+    return bottom - top, nx, ny
+
+
+@jit
 def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     """First contact in [start, horizon] of bodies i and j, apart at `start`, when either
     turns under a rigid model (`rigid`): ``(t, side, vertex, edge, x, y, nx, ny)`` as
     `first_contact_kernel` returns it.
 
-    Conservative advancement: between their boundaries, at distance d at time t, every
-    point of one body moves at most S_i + S_j (`rigid.speed_bound`; for a body under a
-    point model, its fastest vertex: a point of an edge moves as a weighted mean of its
-    ends), so none can come within tol before ``t + (d - tol - e) / S``, e the bound of
-    the paths' quadrature errors (`rigid.path_error`, 0 for closed forms).  Steps of that
-    length are taken until the boundaries come within tol + e, a step falls under
-    `CA_TIME_FLOOR` (then the contact is within ``CA_TIME_FLOOR S / v`` s of it for an
-    approach speed v), or the horizon is passed.  No contact is missed: every step stays in
-    time no contact can reach.  After `CA_STEPS` steps the time reached is returned (early,
-    never late).
+    Conservative advancement: no step passes a time at which the boundaries could come
+    within ``tol + e`` (e the bound of the placements' quadrature error,
+    `rigid.path_error`; 0 for closed forms).  Each step takes the longer of two bounds:
+
+    * distance: at distance d no point of either body moves faster than ``S_i + S_j``
+      (`rigid.path_bounds`: ``|c'| + |w| rho``; a turning body under a point model, its
+      fastest vertex), so nothing touches before ``(d - tol - e) / S``;
+    * slab (both bodies rigid, or not turning): the polygons' projections on the
+      direction n of their closest features are sigma apart, and that gap shrinks at most
+      at ``r + q t``, r the origins' closing speed along n plus ``|w_i| rho_i + |w_j|
+      rho_j`` and q their accelerations' bound: exact for translation, long steps for
+      bodies passing side by side.
+
+    Before that, two such bodies' bounding discs advance alone, by the same slab bound
+    along the line of their centres (`_discs_meet`).  Steps go on
+    until the boundaries are within ``tol + e``, a step falls under `CA_TIME_FLOOR` (then
+    the contact is within about ``CA_TIME_FLOOR S / v`` s, v the approach speed), or the
+    horizon is passed.  After `CA_STEPS` steps the time reached is returned (early, never
+    late).
 
     ``kin`` (2, 4, M, 2): rows 0-2 of each body hold `kinematics.body_kinematics` at t = 0,
     row 3 takes the vertices at t.
@@ -799,26 +867,44 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     na = vstart[i + 1] - vstart[i]
     nb = vstart[j + 1] - vstart[j]
     mi, mj = models[i], models[j]
-    ri, rj = is_rigid(mi), is_rigid(mj)
+    # on a path: placed rigidly about an origin moving as `rigid` has it
+    on_i = is_rigid(mi) or not turns(i, motion, mi)
+    on_j = is_rigid(mj) or not turns(j, motion, mj)
     si, sj = rigid_state(i, motion, mi), rigid_state(j, motion, mj)
     ka = (kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na])
     kb = (kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb])
-    speed_a, error_a = _body_bounds(ri, si, radius[i], ka, start, horizon)
-    speed_b, error_b = _body_bounds(rj, sj, radius[j], kb, start, horizon)
-    speed = speed_a + speed_b
+    speed_a, turn_a, accel_a, error_a = _body_bounds(on_i, si, ka, start, horizon)
+    speed_b, turn_b, accel_b, error_b = _body_bounds(on_j, sj, kb, start, horizon)
     band = tol + error_a + error_b
-    pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
+    paths = on_i and on_j
+    spin = turn_a * radius[i] + turn_b * radius[j]
+    speed = speed_a + speed_b + spin
+    curve = accel_a + accel_b
     origin_a, origin_b = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
     t = start
+    if paths:
+        t, origin_a, origin_b = _discs_meet(si, sj, radius[i] + radius[j] + band, curve,
+                                            start, horizon)
+        if not t <= horizon:
+            return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
+    pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
     last = False
     side, vertex, edge, along = -1, -1, -1, 0.0
     for _ in range(CA_STEPS):
-        origin_a = _place_body(ri, si, origin_a, ka, offsets, vstart[i], t, pa)
-        origin_b = _place_body(rj, sj, origin_b, kb, offsets, vstart[j], t, pb)
+        origin_a = _place_body(on_i, si, origin_a, ka, offsets, vstart[i], t, pa)
+        origin_b = _place_body(on_j, sj, origin_b, kb, offsets, vstart[j], t, pb)
         d, side, vertex, edge, along = _closest_features(pa, pb)
         if last or d <= band:
             break
         step = (d - band) / speed
+        if paths:
+            sigma, nx, ny = _slab(pa, pb, side, vertex, edge, along)
+            room = sigma - band
+            if room > 0.0:
+                vax, vay = origin_velocity(si, t)
+                vbx, vby = origin_velocity(sj, t)
+                rate = nx * (vax - vbx) + ny * (vay - vby) + spin
+                step = max(step, _advance(room, rate, curve))
         t += step
         if not t <= horizon:
             return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
