@@ -31,9 +31,9 @@ import numba
 import numpy as np
 
 from .constants import FLOAT, jit, jit_parallel, MotionModel
-from .geometry2d.primitives import box_padding
+from .geometry2d.primitives import box_padding, norm
 from .packed import Motion
-from .rigid import arc_step, is_rigid, origin_box, place_rigid, rigid_state
+from .rigid import arc_step, is_rigid, origin_box, place_rigid, rigid_state, taylor_slack
 from .trig import rotate, sincos
 
 
@@ -194,7 +194,8 @@ def swept_boxes(motion, active, radius, aabb, models, horizon, swept):
     rest (twist zero, and held acceleration zero: a shelf, a parked cart) keeps its current
     box as it is.  A turning body's vertices stay within its bounding radius of its
     origin's path: the extent of that path (point models: widened by their `reach`;
-    HOLONOMIC: the origin's polynomial; ARC: `rigid.origin_box`) widened by the radius.
+    HOLONOMIC: the origin's polynomial; ARC: its Taylor quadratic's, widened by
+    `rigid.taylor_slack`, or `rigid.origin_box` where that is tighter) widened by the radius.
 
     The boxes hold the predictors' own paths, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
@@ -215,8 +216,16 @@ def swept_boxes(motion, active, radius, aabb, models, horizon, swept):
             continue
         x, y = poses[b, 0], poses[b, 1]
         if turning and model == MotionModel.ARC:
-            xlo, ylo, xhi, yhi = origin_box(rigid_state(b, motion, model), horizon)
-            r = radius[b]
+            # the Taylor quadratic's extent and its slack, unless the ellipse is the tighter
+            st = rigid_state(b, motion, model)
+            cax, cay, slack = taylor_slack(st, horizon)
+            if slack <= 0.25 * horizon * norm(twists[b, 0], twists[b, 1]):
+                xlo, xhi = _path_extent(x, twists[b, 0], cax, horizon)
+                ylo, yhi = _path_extent(y, twists[b, 1], cay, horizon)
+            else:
+                xlo, ylo, xhi, yhi = origin_box(st, horizon)
+                slack = 0.0
+            r = radius[b] + slack
             xlo, ylo, xhi, yhi = xlo - r, ylo - r, xhi + r, yhi + r
         else:
             xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)

@@ -49,6 +49,7 @@ import math
 import numpy as np
 
 from .constants import jit, MotionModel
+from .geometry2d.primitives import norm
 from .trig import rotate, sincos
 
 ARC_QUADRATURE_ERROR = 1.04e-8
@@ -155,8 +156,8 @@ def path_error(st, horizon):
     _, _, _, vx, vy, ax, ay, _, al, arc = st
     if not arc or al == 0.0:
         return 0.0
-    return ARC_QUADRATURE_ERROR * horizon * (math.hypot(vx, vy)
-                                             + 4.0 * math.hypot(ax, ay) * horizon)
+    return ARC_QUADRATURE_ERROR * horizon * (norm(vx, vy)
+                                             + 4.0 * norm(ax, ay) * horizon)
 
 
 @jit
@@ -166,9 +167,9 @@ def path_bounds(st, lo, hi):
     origin's acceleration |c''|: |A| under HOLONOMIC, ``|A| + turn speed`` under ARC
     (``c'' = e^(i phi) (A + i phi' (V + A t))``)."""
     _, _, _, vx, vy, ax, ay, w, al, arc = st
-    speed = max(math.hypot(vx + ax * lo, vy + ay * lo), math.hypot(vx + ax * hi, vy + ay * hi))
+    speed = max(norm(vx + ax * lo, vy + ay * lo), norm(vx + ax * hi, vy + ay * hi))
     turn = max(abs(_turn_rate(w, al, lo)), abs(_turn_rate(w, al, hi)))
-    accel = math.hypot(ax, ay)
+    accel = norm(ax, ay)
     return speed, turn, accel + turn * speed if arc else accel
 
 
@@ -184,6 +185,19 @@ def origin_velocity(st, t):
 
 
 @jit
+def taylor_slack(st, horizon):
+    """``(ax, ay, slack)``: an ARC origin's acceleration at 0, ``c''(0) = A + i w V``, and
+    how far (m) its path strays from the Taylor quadratic ``c0 + V t + c''(0) t^2 / 2`` over
+    [0, H]: ``J H^3 / 6``, J bounding the third derivative
+    ``e^(i phi) (i alpha u + 2 i phi' A - phi'^2 u)`` (u = V + A t) by
+    ``|alpha| S + 2 Omega |A| + Omega^2 S``, S and Omega the bounds of `path_bounds`."""
+    _, _, _, vx, vy, ax, ay, w, al, _ = st
+    speed, turn, _ = path_bounds(st, 0.0, horizon)
+    jerk = abs(al) * speed + 2.0 * turn * norm(ax, ay) + turn * turn * speed
+    return ax - w * vy, ay + w * vx, jerk * horizon * horizon * horizon / 6.0
+
+
+@jit
 def origin_box(st, horizon):
     """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, horizon].
 
@@ -196,11 +210,11 @@ def origin_box(st, horizon):
     """
     x0, y0, _, vx, vy, ax, ay, _, al, _ = st
     h = horizon
-    speed0, acc = math.hypot(vx, vy), math.hypot(ax, ay)
-    length = 0.5 * h * (speed0 + math.hypot(vx + ax * h, vy + ay * h))
+    speed0, acc = norm(vx, vy), norm(ax, ay)
+    length = 0.5 * h * (speed0 + norm(vx + ax * h, vy + ay * h))
     ex, ey = arc_step(st[:8] + (0.0, True), 0.0, x0, y0, h)
     dx, dy = ex - x0, ey - y0
-    chord = math.hypot(dx, dy)
+    chord = norm(dx, dy)
     a = 0.5 * length
     b2 = max(a * a - 0.25 * chord * chord, 0.0)
     ux, uy = (dx / chord, dy / chord) if chord > 0.0 else (1.0, 0.0)
