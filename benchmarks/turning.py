@@ -31,7 +31,6 @@ screw is set by its two end poses) and its return code checked (-1: unsupported)
 for every candidate pair: the arcs sampled every 2 ms (shapely), refined by bisection, or
 a reported time at which the true polygons are within 1e-9 m (a graze between samples);
 pairs touching at 0 are left out.
-Box2D v3's ``b2TimeOfImpact`` (``box2d-python``) has wheels for Python 3.12 and later only.
 
 Usage: ``python -m benchmarks.turning [--scenes N] [--write]`` (``--write`` puts the table
 into docs/prediction.md between its markers).
