@@ -63,7 +63,7 @@ def errors(log):
     ('horizon: 1000.0', '', '', 'horizon: expected a number from 0.01 to 60.0 s, got 1000.0'),
     ('tick_rate: fast', '', '', "tick_rate: expected a number from 1.0 to 1000.0 Hz, got 'fast'"),
     ('trigger_ticks: 2.5', '', '', 'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
-    ('predictor: psychic', '', '', 'predictor: expected one of constant_acceleration'),
+    ('predictor: psychic', '', '', 'predictor: expected one of arc, holonomic'),
     ('executor: multi', '', '', "executor: expected one of events, single_threaded, got 'multi'"),
     ('ignore_pairs: ["a|nobody"]', '', '', "ignore_pairs: 'a|nobody' names unknown bodies"),
     ('', '', ', static: "yes"', "b.static: expected true or false, got 'yes'"),

@@ -52,17 +52,17 @@ from .constants import jit, MotionModel
 from .geometry2d.primitives import norm
 from .trig import rotate, sincos
 
-ARC_QUADRATURE_ERROR = 1.04e-8
-"""C of the bound ``C t (|V| + 4 |A| t)`` (m) on the error of `arc_step`'s origin over [0, t].
+ARC_QUADRATURE_ERROR = 4.05e-11
+"""C of the bound ``C t (|V| + 7 |A| t)`` (m) on the error of `arc_step`'s origin over [0, t].
 
 Per panel of length h, each of the real and imaginary parts of 4-point Gauss-Legendre errs
 by ``h^9 (4!)^4 / (9 (8!)^3) |f^(8)(xi)|``, and Cauchy's estimate on the circle of radius
-r = 3h about xi bounds ``|f^(8)| <= 8! M / r^8`` for the integrand
+r = 6h about xi bounds ``|f^(8)| <= 8! M / r^8`` for the integrand
 ``f(z) = e^(i (w z + alpha z^2 / 2)) (V + A z)``, with
-``M <= e^(3 h Omega + 4.5 |alpha| h^2) (|V| + |A| (t + 3 h))`` (Omega the largest |w + alpha s|
+``M <= e^(6 h Omega + 18 |alpha| h^2) (|V| + |A| (t + 6 h))`` (Omega the largest |w + alpha s|
 on the panel).  Panels are short enough that the exponent is at most 3/4, so the error is
-at most ``sqrt(2) (4!)^4 8! e^(3/4) / (9 (8!)^3 3^8) h (|V| + 4 |A| t)`` per panel
-(h <= t), 1.035e-8 h (...), and the panels sum to t."""
+at most ``sqrt(2) (4!)^4 8! e^(3/4) / (9 (8!)^3 6^8) h (|V| + 7 |A| t)`` per panel
+(h <= t), 4.04e-11 h (...), and the panels sum to t."""
 
 _GL_X = (-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526)
 _GL_W = (0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538)
@@ -129,7 +129,7 @@ def arc_step(st, t0, cx, cy, t1):
     if not span > 0.0:
         return cx, cy
     most = max(abs(_turn_rate(w, al, t0)), abs(_turn_rate(w, al, t1)))
-    panels = int(math.ceil(max(6.0 * most * span, math.sqrt(18.0 * abs(al)) * span, 1.0)))
+    panels = int(math.ceil(max(12.0 * most * span, math.sqrt(72.0 * abs(al)) * span, 1.0)))
     h = span / panels
     for k in range(panels):
         mid = t0 + (k + 0.5) * h
@@ -156,8 +156,7 @@ def path_error(st, horizon):
     _, _, _, vx, vy, ax, ay, _, al, arc = st
     if not arc or al == 0.0:
         return 0.0
-    return ARC_QUADRATURE_ERROR * horizon * (norm(vx, vy)
-                                             + 4.0 * norm(ax, ay) * horizon)
+    return ARC_QUADRATURE_ERROR * horizon * (norm(vx, vy) + 7.0 * norm(ax, ay) * horizon)
 
 
 @jit

@@ -787,15 +787,35 @@ def _advance(room, rate, curve):
 
 
 @jit
-def _discs_meet(si, sj, reach, curve, start, horizon):
-    """Conservative advancement of two bodies' bounding discs (centred on their origins,
-    radii summing to `reach`): the first time from `start` they come within 5 % of `reach`
-    of touching, inf when not within the horizon.  The centres' distance shrinks at its
-    current rate along the line of centres plus at most `curve` t (the origins'
-    accelerations), `_advance`.  Returns ``(t, origin_i, origin_j)``, origins ``(t, x,
-    y)``."""
+def _on_path(b, motion, model):
+    """Whether body b moves rigidly about an origin on a path (`rigid`): under a rigid
+    model, or not turning (then every model's path is its origin's)."""
+    return is_rigid(model) or not turns(b, motion, model)
+
+
+@jit
+def discs_meet_time(i, j, motion, models, radius, horizon, tol):
+    """Conservative bound, as `circles_meet_time` for the point models, for a pair with a
+    body turning under a rigid model: no contact comes before the returned time (inf:
+    none within the horizon; 0 when the bodies' bounding discs nearly touch now, or a body
+    turns under a point model).
+
+    Conservative advancement of the bounding discs (centred on the origins, radii rho_i +
+    rho_j, widened by `tol` and the paths' quadrature errors): the centres' distance
+    shrinks at most at its current rate along the line of centres plus ``q t``, q the
+    origins' accelerations' bound (`rigid.path_bounds`), so each step goes `_advance` of
+    the gap; until the discs come within 5 % of touching.  Most candidate pairs of the
+    swept broad phase end here, before a vertex is placed.
+    """
+    mi, mj = models[i], models[j]
+    if not (_on_path(i, motion, mi) and _on_path(j, motion, mj)):
+        return 0.0
+    si, sj = rigid_state(i, motion, mi), rigid_state(j, motion, mj)
+    curve = path_bounds(si, 0.0, horizon)[2] + path_bounds(sj, 0.0, horizon)[2]
+    reach = (radius[i] + radius[j] + tol + path_error(si, horizon)
+             + path_error(sj, horizon))
     oi, oj = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
-    t = start
+    t = 0.0
     for _ in range(CA_STEPS):
         xi, yi = arc_step(si, oi[0], oi[1], oi[2], t)
         xj, yj = arc_step(sj, oj[0], oj[1], oj[2], t)
@@ -809,8 +829,8 @@ def _discs_meet(si, sj, reach, curve, start, horizon):
         vjx, vjy = origin_velocity(sj, t)
         t += _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
         if not t <= horizon:
-            return np.inf, oi, oj
-    return t, oi, oj
+            return np.inf
+    return t
 
 
 @jit
@@ -887,8 +907,7 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
       that is a Newton step with a rigorous margin, so the search converges in a few
       steps; exact for translation.
 
-    Before that, two such bodies' bounding discs advance alone, by the same slab bound
-    along the line of their centres (`_discs_meet`).  Steps go on
+    The search starts at `start` (`discs_meet_time` in the batch).  Steps go on
     until the boundaries are within ``tol + e``, a step falls under `CA_TIME_FLOOR` (then
     the contact is within about ``CA_TIME_FLOOR S / v`` s, v the approach speed), or the
     horizon is passed.  After `CA_STEPS` steps the time reached is returned (early, never
@@ -901,9 +920,7 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     na = vstart[i + 1] - vstart[i]
     nb = vstart[j + 1] - vstart[j]
     mi, mj = models[i], models[j]
-    # on a path: placed rigidly about an origin moving as `rigid` has it
-    on_i = is_rigid(mi) or not turns(i, motion, mi)
-    on_j = is_rigid(mj) or not turns(j, motion, mj)
+    on_i, on_j = _on_path(i, motion, mi), _on_path(j, motion, mj)
     si, sj = rigid_state(i, motion, mi), rigid_state(j, motion, mj)
     ka = (kin[0, 0, :na], kin[0, 1, :na], kin[0, 2, :na])
     kb = (kin[1, 0, :nb], kin[1, 1, :nb], kin[1, 2, :nb])
@@ -918,11 +935,6 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
             + (abs(sj[8]) + turn_b * turn_b) * radius[j])
     origin_a, origin_b = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
     t = start
-    if paths:
-        t, origin_a, origin_b = _discs_meet(si, sj, radius[i] + radius[j] + band, curve,
-                                            start, horizon)
-        if not t <= horizon:
-            return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
     pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
     fa, fb = kin[0, 2, :na], kin[1, 2, :nb]  # projections, where a path needs no kinematics
     last = False
@@ -1155,7 +1167,8 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, models, horizon, 
     *fat* swept boxes, `broadphase.PairCache`: over half of them, in a scene moving at up to 1
     m/s over 2 s, end at these four comparisons).  For pairs of bodies under point models (or
     not turning), `circles_meet_time` drops pairs whose reach circles never meet and starts the
-    vertex-edge search of the others where they first do; `pair_first_event` searches.
+    vertex-edge search of the others where they first do; for pairs with a body turning
+    under a rigid model, `discs_meet_time` does the same; `pair_first_event` searches.
 
     `scratch` (S, 2, 4, M, 2) holds the vertex kinematics (position, velocity, acceleration,
     and the vertices at a time of the rigid search) of the two bodies of a pair and `entry`
@@ -1184,8 +1197,9 @@ def first_contacts(candidates, n_pairs, motion, bodies, boxes, models, horizon, 
             elif (swept[i, 0] <= swept[j, 2] and swept[j, 0] <= swept[i, 2]
                     and swept[i, 1] <= swept[j, 3] and swept[j, 1] <= swept[i, 3]):
                 bound = pair_tolerance(aabb, i, j)
-                start = 0.0
-                if not (turns_rigidly(i, motion, models) or turns_rigidly(j, motion, models)):
+                if turns_rigidly(i, motion, models) or turns_rigidly(j, motion, models):
+                    start = discs_meet_time(i, j, motion, models, radius, horizon, bound)
+                else:
                     start = circles_meet_time(i, j, motion, radius, horizon, models, bound)
             if start <= horizon:
                 body_kinematics(i, motion, offsets, vstart, models[i],
