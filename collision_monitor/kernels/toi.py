@@ -797,15 +797,15 @@ def _on_path(b, motion, model):
 def discs_meet_time(i, j, motion, models, radius, horizon, tol):
     """Conservative bound, as `circles_meet_time` for the point models, for a pair with a
     body turning under a rigid model: no contact comes before the returned time (inf:
-    none within the horizon; 0 when the bodies' bounding discs nearly touch now, or a body
-    turns under a point model).
+    none within the horizon; 0 when the bodies' bounding discs touch now, or a body turns
+    under a point model).
 
     Conservative advancement of the bounding discs (centred on the origins, radii rho_i +
     rho_j, widened by `tol` and the paths' quadrature errors): the centres' distance
     shrinks at most at its current rate along the line of centres plus ``q t``, q the
     origins' accelerations' bound (`rigid.path_bounds`), so each step goes `_advance` of
-    the gap; until the discs come within 5 % of touching.  Most candidate pairs of the
-    swept broad phase end here, before a vertex is placed.
+    the gap; until the discs touch (or a step falls under `CA_TIME_FLOOR`).  Most
+    candidate pairs of the swept broad phase end here, before a vertex is placed.
     """
     mi, mj = models[i], models[j]
     if not (_on_path(i, motion, mi) and _on_path(j, motion, mj)):
@@ -823,13 +823,16 @@ def discs_meet_time(i, j, motion, models, radius, horizon, tol):
         dx, dy = xj - xi, yj - yi
         apart = norm(dx, dy)
         gap = apart - reach
-        if gap <= 0.05 * reach:
+        if gap <= 0.0:
             break
         vix, viy = origin_velocity(si, t)
         vjx, vjy = origin_velocity(sj, t)
-        t += _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
+        step = _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
+        t += step
         if not t <= horizon:
             return np.inf
+        if step < CA_TIME_FLOOR:
+            break
     return t
 
 
