@@ -9,13 +9,10 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 # DDS stays on this machine, whatever the shell says (Jazzy's switch; tests pick their own
 # ROS_DOMAIN_ID).  One numba cache directory for every process of a run, named after the
-# package's sources: numba checks a cached kernel against its own file only, not against the
-# kernels it calls from other modules, so an edit anywhere starts a cache of its own
-# (test/conftest.py names it the same way).
+# package's sources by test/source_hash.py (test/conftest.py takes the same name).
 export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
 unexport ROS_LOCALHOST_ONLY
-SOURCE_HASH := $(shell cat $$(find collision_monitor -name '*.py' | LC_ALL=C sort) \
-	| sha1sum | cut -c1-12)
+SOURCE_HASH := $(shell $(PYTHON) test/source_hash.py)
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache/$(SOURCE_HASH)
 export PYTHONUNBUFFERED := 1
 

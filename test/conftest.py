@@ -14,24 +14,20 @@
 """Test-wide settings: one numba cache, DDS on loopback with a domain of our own, hypothesis,
 and test/full_ros left to the venv that has tf2_ros."""
 
-import hashlib
 import importlib.util
 import os
 import pathlib
 
-# Before anything imports numba or rclpy.  The numba cache is named after the package's
-# sources, as the Makefile names it: numba checks a cached kernel against its own file only.
+from hypothesis import HealthCheck, settings
+from source_hash import source_hash
+
+# Before anything imports numba or rclpy (hypothesis imports neither): the numba cache the
+# Makefile names
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-_sources = hashlib.sha1()
-for _path in sorted(p.relative_to(ROOT).as_posix()
-                    for p in (ROOT / 'collision_monitor').rglob('*.py')):
-    _sources.update((ROOT / _path).read_bytes())
-os.environ.setdefault('NUMBA_CACHE_DIR', str(ROOT / '.numba_cache' / _sources.hexdigest()[:12]))
+os.environ.setdefault('NUMBA_CACHE_DIR', str(ROOT / '.numba_cache' / source_hash(ROOT)))
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 os.environ.pop('ROS_LOCALHOST_ONLY', None)  # deprecated; would override the range
 os.environ.setdefault('ROS_DOMAIN_ID', str(20 + os.getpid() % 80))
-
-from hypothesis import HealthCheck, settings  # noqa: E402
 
 # test/full_ros needs tf2_ros and launch_testing: it runs in the ros-kit's venv
 # (`make test-full-ros`, part of `make test`), not in the main one
