@@ -881,11 +881,17 @@ def _slab_advance(fa, fb, band, curve):
     projection moves at its rate at the step's start, give or take ``curve t^2 / 4`` (both
     bodies' second-derivative bounds: `curve` in all), so every pair of a vertex of b and
     one of a keeps its gap for `_advance` of that gap, its closing rate and `curve`; the
-    least over the pairs (``fa``, ``fb`` as `_projections` writes them)."""
+    least over the pairs (``fa``, ``fb`` as `_projections` writes them).  A pair whose gap
+    is still open at the least step so far (its concave bound positive there) cannot close
+    sooner: its root is not computed."""
     best = np.inf
     for k in range(fb.shape[0]):
         for m in range(fa.shape[0]):
-            best = min(best, _advance(fb[k, 0] - fa[m, 0] - band, fa[m, 1] - fb[k, 1], curve))
+            room = fb[k, 0] - fa[m, 0] - band
+            rate = fa[m, 1] - fb[k, 1]
+            if room > (rate + 0.5 * curve * best) * best:
+                continue
+            best = min(best, _advance(room, rate, curve))
     return best
 
 
