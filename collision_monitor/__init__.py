@@ -14,9 +14,9 @@
 """collision_monitor: contacts and imminent collisions between moving polygon bodies.
 
 Layers, imports flowing one way: `kernels` (numba) <- `engine` (`CollisionWorld`) <- `monitor`
-(configuration, per-tick decisions) <- `ros` (the node, the only rclpy user); `geometry3d`
-beside the engine, over the kernels; `tools` (demo, launcher) on top.  Everything below `ros`
-needs only numpy and numba.
+(configuration, per-tick decisions) <- `ros` (messages, frames, the node); `geometry3d` beside
+the engine, over the kernels; `tools` (demo, launcher, replay) on top.  rclpy is imported by
+`ros.node` and `tools.demo` alone; everything below `ros` needs only numpy and numba.
 """
 
 from .engine import CollisionWorld, Contacts, World

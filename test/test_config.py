@@ -17,9 +17,10 @@ import pathlib
 
 import pytest
 
-from collision_monitor.monitor.config import (build_config, default_values, GLOBAL_PARAMETERS,
-                                              markdown_table, REBUILT, RUNTIME_PARAMETERS,
-                                              runtime_update, runtime_value)
+from collision_monitor.monitor.config import (BODY_PARAMETERS, build_config, default_values,
+                                              GLOBAL_PARAMETERS, markdown_table, REBUILT,
+                                              RUNTIME_PARAMETERS, runtime_update, runtime_value,
+                                              SOURCE_PARAMETERS)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
@@ -46,6 +47,20 @@ def another_value(p):
 
 def test_readme_table_is_generated_from_the_parameter_table():
     assert markdown_table() in (ROOT / 'README.md').read_text()
+    assert markdown_table(full=True) in (ROOT / 'docs' / 'parameters.md').read_text()
+
+
+def test_the_readme_lists_each_parameter_with_the_first_sentence_of_its_description():
+    """The short table is the full one cut to each description's first sentence: a row per
+    parameter, each a prefix of its full text that ends a sentence."""
+    short = markdown_table().splitlines()[2:]
+    full = markdown_table(full=True).splitlines()[2:]
+    assert len(short) == len(full) == len(GLOBAL_PARAMETERS) + len(BODY_PARAMETERS) + len(
+        SOURCE_PARAMETERS)
+    for s, f in zip(short, full):
+        brief, whole = s.split(' | ')[-1].rstrip(' |'), f.split(' | ')[-1].rstrip(' |')
+        assert whole.startswith(brief) and brief.endswith('.'), (brief, whole)
+        assert len(brief.split()) <= 24, brief
 
 
 def test_config_holds_every_global_parameter_at_its_default():

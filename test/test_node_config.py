@@ -15,6 +15,7 @@
 non-zero exit, values YAML writes naturally are accepted, typos are named, namespaces work."""
 
 import pathlib
+import re
 import time
 
 import pytest
@@ -113,6 +114,15 @@ def test_the_example_configuration_loads_in_a_namespace(tmp_path):
     assert code is None and '4 bodies' in log and 'active:' in log and not errors(log), log
     # every body's and the bulk source's parameters are known: not one unknown named
     assert 'unknown parameter' not in log, log
+
+
+def test_the_readmes_minimal_configuration_starts_the_node(tmp_path):
+    """The README's YAML example as a user pastes it: active, no error, nothing unknown."""
+    (text,) = re.findall(r'^```yaml\n(.*?)^```', (ROOT / 'README.md').read_text(),
+                         flags=re.M | re.S)
+    code, log = run(tmp_path, text)
+    assert code is None and '2 bodies' in log and 'active:' in log and not errors(log), log
+    assert 'unknown parameter' not in log and 'WARN' not in log, log
 
 
 def test_a_configured_node_keeps_its_start_up_out_of_the_collector(tmp_path):

@@ -23,6 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 import math
 import re
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -117,76 +118,78 @@ def _is_number(value):
 
 GLOBAL_PARAMETERS = (
     Param('frame_id', 'map',
-          'Fixed frame of the monitor: poses in other frames are transformed into it through '
+          'Fixed frame of the monitor. Poses in other frames are transformed into it through '
           'tf2 where tf2_ros is installed, refused otherwise.'),
     Param('transform_tolerance', 0.1,
-          'How far (s) the transform used for a pose in another frame may be from its stamp.',
+          "Most gap between a pose's stamp and its transform's. A pose in another frame is "
+          'transformed at its stamp; a transform this close to it serves.',
           (0.0, 10.0), unit='s'),
-    Param('tick_rate', 50.0, 'Detection and prediction rate, Hz.', (1.0, 1000.0), unit='Hz'),
+    Param('tick_rate', 50.0, 'Detection and prediction rate.', (1.0, 1000.0), unit='Hz'),
     Param('marker_rate', 10.0,
-          'Most MarkerArrays per second on ~/markers (rviz): a tick publishes them when '
+          'Most MarkerArrays per second on ~/markers. A tick publishes them when '
           '1/marker_rate has gone by since the last that did, so never more than tick_rate.',
           (0.1, 1000.0), False, 'Hz'),
-    Param('horizon', 2.0, 'Look-ahead of the prediction, s.', (0.01, 60.0), False, 's'),
+    Param('horizon', 2.0, 'Look-ahead of the prediction.', (0.01, 60.0), False, 's'),
     Param('predictor', 'arc',
-          'Motion model of the bodies without their own: arc (body-frame twist held: robots '
-          'that drive and turn), holonomic (world velocity held while the body turns: '
-          "omnidirectional bases, people, carts), or the seed's point models "
-          'constant_acceleration and constant_velocity (exact for bodies that do not turn).',
+          'Motion model of the bodies without their own: arc, holonomic, '
+          'constant_acceleration or constant_velocity. The arc model holds the body-frame '
+          'twist (robots that drive and turn); holonomic the world velocity while the body '
+          "turns (omnidirectional bases, people, carts); the other two are the seed's point "
+          'models (exact for bodies that do not turn).',
           read_only=False),
-    Param('pose_timeout', 0.5, 'A body whose last pose is older than this is stale, s.',
+    Param('pose_timeout', 0.5, 'A body whose last pose is older than this is stale.',
           (0.01, 3600.0), False, 's'),
     Param('history_window', 0.5,
-          'Pose history used to estimate velocity and acceleration, s (the poses within it, '
-          f'at most the newest {HISTORY}).', (0.01, 10.0), False, 's'),
-    Param('trigger_ticks', 2, 'Consecutive ticks a pair must be predicted before it is warned.',
+          'Pose history that velocity and acceleration are estimated from. The poses within '
+          f'it count, at most the newest {HISTORY}.', (0.01, 10.0), False, 's'),
+    Param('trigger_ticks', 2, 'Predictions in a row before a pair is warned.',
           (1, 1000), False),
-    Param('release_ticks', 5, 'Consecutive ticks without prediction before a warning clears.',
+    Param('release_ticks', 5, 'Ticks in a row without prediction before a warning clears.',
           (1, 1000), False),
     Param('ignore_pairs', [''], 'Pairs never reported, as "body_a|body_b".', read_only=False),
     Param('max_bodies', 10000, 'Most bodies accepted (configuration and bulk sources).',
           (1, 1000000)),
-    Param('max_vertices', 64, 'Most vertices in one footprint; larger ones are refused.',
+    Param('max_vertices', 64, 'Most vertices in one footprint. Larger ones are refused.',
           (3, 4096)),
     Param('autostart', True, 'Configure and activate at start (no lifecycle manager).'),
     Param('tick_on_source', False,
-          'Also tick as soon as a bulk source message arrives (lowest latency); the timer '
+          'Also tick on each bulk source message (lowest latency). The timer '
           f'still ticks at tick_rate while sources are quiet (no tick for {QUIET_PERIODS} '
           'periods).'),
     Param('executor', 'events',
-          "rclpy executor of the node's process: events (rclpy's EventsExecutor, dispatch in "
-          'C++: the lower latency; SingleThreadedExecutor where rclpy has no EventsExecutor) '
-          'or single_threaded.'),
+          "rclpy executor of the node's process: events or single_threaded. The first is "
+          "rclpy's EventsExecutor, dispatch in C++, the lower latency (SingleThreadedExecutor "
+          'where rclpy has no EventsExecutor).'),
     Param('engine_threads', 1,
-          "Threads of the engine's parallel kernels (capped at the cores). 1 keeps the tick "
+          "Threads of the engine's parallel kernels (capped at the cores). One keeps the tick "
           'latency steady: a tick on more wakes the other threads, which on a shared or '
           'virtual machine can take milliseconds (on a 2-core VM after 20 ms idle: 0.18 ms '
           'median, 7.8 ms at p90). More pays from thousands of bodies on free cores.',
           (1, 1024)),
-    Param('bodies', [''], 'Names of the monitored bodies; each has a sub-namespace. Set at '
+    Param('bodies', [''], 'Names of the monitored bodies, each with a sub-namespace. Set at '
           "run time (with the new bodies' parameters) to add or remove bodies.",
           read_only=False),
-    Param('sources', [''], 'Names of bulk PoseArray sources; each has a sub-namespace.',
+    Param('sources', [''], 'Names of bulk PoseArray sources, each with a sub-namespace.',
           read_only=False),
     Param('footprint_padding', 0.0,
-          "Added to every footprint as Nav2's costmap pads: each vertex moves this far "
-          'away from the body origin along x and along y, m.', (0.0, 10.0), unit='m'),
+          "Added to every footprint as Nav2's costmap pads. Each vertex moves this far "
+          'away from the body origin along x and along y.', (0.0, 10.0), unit='m'),
     Param('footprint_durability', 'volatile',
-          'Durability of the footprint subscriptions: volatile connects to volatile and '
-          "transient-local publishers (Nav2's published_footprint is volatile); "
-          'transient_local also gets the last footprint published before the node started, '
-          'from transient-local publishers only.'),
+          'Durability of the footprint subscriptions: volatile or transient_local. Volatile '
+          "connects to volatile and transient-local publishers (Nav2's published_footprint "
+          'is volatile); transient_local also gets the last footprint published before the '
+          'node started, from transient-local publishers only.'),
     Param('enable_stamped_cmd_vel', False,
-          "The gate takes and publishes geometry_msgs/TwistStamped (Nav2's name); Twist "
+          "The gate takes and publishes geometry_msgs/TwistStamped (Nav2's name). Twist "
           'otherwise.'),
     Param('gate.enabled', False, 'Pass cmd_vel_in to cmd_vel_out, stopping or slowing.'),
     Param('gate.body', '', 'The body whose velocity commands the gate filters.'),
-    Param('gate.stop_time', 0.5, 'Stop when the time to collision is below this, s.',
+    Param('gate.stop_time', 0.5, 'Stop when the time to collision is below this.',
           (0.0, 60.0), False, 's'),
     Param('gate.slowdown_time', 1.5,
-          'Scale speed linearly between stop_time and this time to collision, s.',
+          'Scale speed linearly between stop_time and this time to collision.',
           (0.0, 60.0), False, 's'),
-    Param('gate.cmd_timeout', 0.5, 'Publish zero when cmd_vel_in is older than this, s.',
+    Param('gate.cmd_timeout', 0.5, 'Publish zero when cmd_vel_in is older than this.',
           (0.01, 60.0), False, 's'),
 )
 
@@ -194,29 +197,29 @@ BODY_PARAMETERS = (
     Param('pose_topic', '', 'Topic of the body pose (empty: static, tf_frame or bulk source).',
           read_only=False),
     Param('tf_frame', '',
-          'Track the body from tf alone: the transform from this frame (e.g. '
-          'robot1/base_footprint) into frame_id, looked up every tick.', read_only=False),
+          'Track the body from tf alone. The transform from this frame (e.g. '
+          'robot1/base_footprint) into frame_id is looked up every tick.', read_only=False),
     Param('pose_type', 'geometry_msgs/PoseStamped', 'One of ' + ', '.join(POSE_TYPES) + '.',
           read_only=False),
-    Param('footprint', '', 'Footprint in the body frame, a string "[[x, y], ...]" (metres), '
-          "quoted in YAML as Nav2's footprint is.",
+    Param('footprint', '', 'Footprint in the body frame, "[[x, y], ...]" in metres. A '
+          "string, quoted in YAML as Nav2's footprint is.",
           read_only=False),
     Param('footprint_topic', '', 'geometry_msgs/PolygonStamped topic updating the footprint.',
           read_only=False),
     Param('static', False, 'The body never moves; its pose is `pose`.', read_only=False),
     Param('pose', [0.0, 0.0, 0.0], 'Pose [x, y, yaw] of a static body (m, m, rad).',
           read_only=False),
-    Param('predictor', '', "This body's motion model (as the global predictor); empty: its "
+    Param('predictor', '', "This body's motion model (as the global predictor). Empty: its "
           "bulk source's, else the global one.", read_only=False),
 )
 
 SOURCE_PARAMETERS = (
-    Param('topic', '', 'geometry_msgs/PoseArray topic: pose i belongs to body i of `bodies`.',
+    Param('topic', '', 'geometry_msgs/PoseArray topic. Pose i belongs to body i of `bodies`.',
           read_only=False),
     Param('bodies', [''], 'Body names, in the order of the poses in each message.',
           read_only=False),
-    Param('predictor', '', "Motion model of the source's bodies (as the global predictor); "
-          'empty: the global one.', read_only=False),
+    Param('predictor', '', "Motion model of the source's bodies (as the global predictor). "
+          'Empty: the global one.', read_only=False),
 )
 
 _NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
@@ -543,20 +546,35 @@ def _markdown_default(p):
     return repr(p.default)
 
 
-def markdown_table():
-    """The parameter table of the README, generated from the tables of this module
-    (``python -m collision_monitor.monitor.config`` prints it)."""
-    rows = ['| name | type | default | range | runtime | description |',
-            '| --- | --- | --- | --- | --- | --- |']
+def _first_sentence(text):
+    """The description up to its first full stop that ends a sentence."""
+    return re.split(r'(?<=\.)\s+(?=[A-Z`])', text, maxsplit=1)[0]
+
+
+def markdown_table(full=False):
+    """The parameter table of the README (`full`: of docs/parameters.md, with the ranges and
+    whole descriptions), generated from the tables of this module
+    (``python -m collision_monitor.monitor.config [--full]`` prints it)."""
+    if full:
+        rows = ['| name | type | default | range | runtime | description |',
+                '| --- | --- | --- | --- | --- | --- |']
+    else:
+        rows = ['| name | type | default | runtime | description |',
+                '| --- | --- | --- | --- | --- |']
     for prefix, params in (('', GLOBAL_PARAMETERS), ('<body>.', BODY_PARAMETERS),
                            ('<source>.', SOURCE_PARAMETERS)):
         for p in params:
-            span = f'{p.limits[0]!r} to {p.limits[1]!r} {p.unit}'.strip() if p.limits else ''
-            text = p.description.replace('|', '\\|')
-            rows.append(f'| `{prefix}{p.name}` | {p.type_name} | {_markdown_default(p)} | '
-                        f'{span} | {"" if p.read_only else "yes"} | {text} |')
+            runtime = '' if p.read_only else 'yes'
+            if full:
+                span = f'{p.limits[0]!r} to {p.limits[1]!r} {p.unit}'.strip() if p.limits else ''
+                cells = [_markdown_default(p), span, runtime, p.description]
+            else:
+                default = f'{_markdown_default(p)} {p.unit}'.strip()
+                cells = [default, runtime, _first_sentence(p.description)]
+            rows.append(f'| `{prefix}{p.name}` | {p.type_name} | ' + ' | '.join(
+                c.replace('|', '\\|') for c in cells) + ' |')
     return '\n'.join(rows) + '\n'
 
 
 if __name__ == '__main__':
-    print(markdown_table(), end='')
+    print(markdown_table(full='--full' in sys.argv[1:]), end='')

@@ -11,6 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Programs beside the package: the demo scenario (`demo`) and the child-process launcher
-that keeps DDS on loopback (`launcher`).
+"""Programs beside the package: the demo scenario (`demo`), the child-process launcher
+that keeps DDS on loopback (`launcher`), and the replay of recorded bags (`replay`, in blocks
+of the time line by `replay_blocks`).
 """
