@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from collision_monitor import CollisionWorld, World
-from collision_monitor.kernels import broadphase
+from collision_monitor.kernels import broadphase, tuning
 from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
 from shapes import brute_force_pairs, build, random_scene, UNIT
 
@@ -153,7 +153,7 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
         refiled += tick > 0 and not np.array_equal(fat, cache.fat)
         _check_kept(cache, count, world._aabb, active, world._movable)
     assert runs == [1] and refiled >= 10
-    jumpers = rng.choice(np.flatnonzero(active), broadphase.REFIT_BODIES + 1, replace=False)
+    jumpers = rng.choice(np.flatnonzero(active), tuning.REFIT_BODIES + 1, replace=False)
     poses[jumpers, :2] += 3.0 * np.sign(rng.uniform(-1, 1, (len(jumpers), 2)))
     world.set_poses(poses)
     world.detect()
@@ -175,7 +175,7 @@ def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it(monk
     runs = _grid_runs(monkeypatch, cache)
     cache.candidates(aabb, active, movable)
     per_tick = 2
-    cycle = broadphase.REFIT_BODIES // per_tick  # ticks of refits after each grid
+    cycle = tuning.REFIT_BODIES // per_tick  # ticks of refits after each grid
     grid_ticks = range(cycle, 30, cycle + 1)
     for tick in range(30):
         aabb[per_tick * tick:per_tick * (tick + 1), [1, 3]] += 0.5  # up, out of the fat box
@@ -197,7 +197,7 @@ def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
     cache.pairs = np.zeros((2, 2), np.intp)
     assert cache.candidates(aabb, active, movable) == 0
     aabb[0] = [0.0, 0.0, 3.0 * n, 1.0]  # body 0 now spans every other box
-    assert broadphase.refit_pairs(aabb, active, movable, broadphase.FAT_MARGIN,
+    assert broadphase.refit_pairs(aabb, active, movable, tuning.FAT_MARGIN,
                                   cache.kept()) == -1
     cache.valid = True  # as if the kernel had not said: candidates refits and rebuilds
     cache.fat[:] = 0.0

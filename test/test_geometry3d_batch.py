@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from collision_monitor.geometry3d import ConvexPolyhedron, PolyhedronSet
-from collision_monitor.kernels.constants import PARALLEL_WORK
+from collision_monitor.kernels.tuning import PARALLEL_WORK
 from shapes import CUBE, random_convex, resting_pairs
 
 

@@ -305,6 +305,24 @@ def test_contacts_are_listed_by_pair_whatever_order_the_engine_found_them_in(mon
         np.testing.assert_array_equal(listed[c].points, given[g].points)
 
 
+def test_two_contacts_found_in_reverse_are_listed_by_pair(monkeypatch):
+    """Three squares in a row, each touching the next: the engine's two contacts handed
+    over the other way round are listed by pair all the same."""
+    m = Monitor(config({name: body(pose_topic=f'/{name}') for name in 'abc'}))
+    feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.9, 0.0, 0.0), 'c': (1.8, 0.0, 0.0)})
+    found = m.world.detect
+    given = []
+
+    def detect(stamp=None):
+        contacts = found(stamp=stamp)
+        contacts = contacts.take(np.argsort(-contacts.pairs[:, 0]))
+        given.append(contacts.pairs.tolist())
+        return contacts
+    monkeypatch.setattr(m.world, 'detect', detect)
+    listed = m.tick(0.0).contacts.pairs.tolist()
+    assert given == [[[1, 2], [0, 1]]] and listed == [[0, 1], [1, 2]]
+
+
 def test_stale_bodies_leave_the_tick_and_are_reported():
     m = two_movers(pose_timeout=0.1)
     feed(m, 0.0, {'a': (0.0, 0.0, 0.0), 'b': (0.5, 0.0, 0.0)})

@@ -19,8 +19,8 @@ import pytest
 import shapely
 import shapely.affinity
 
-from collision_monitor.kernels.narrowphase import (box_fill, DISC_BOX_FILL, narrow_phase_slots,
-                                                   pair_tolerance)
+from collision_monitor.kernels.narrowphase import box_fill, narrow_phase_slots, pair_tolerance
+from collision_monitor.kernels.tuning import DISC_BOX_FILL
 
 from shapes import build, random_scene, UNIT
 

@@ -20,8 +20,8 @@ import numba
 import numpy as np
 
 from ..kernels.broadphase import PairCache
-from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PARALLEL_WORK,
-                                 PREDICTORS, set_kernel_threads)
+from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
+                                 set_kernel_threads)
 from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
@@ -29,10 +29,11 @@ from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
 from ..kernels.kinematics import swept_boxes, vertices_ahead
 from ..kernels.lookback import contact_onsets
 from ..kernels.motion import write_motion, write_poses
-from ..kernels.narrowphase import (box_fill, DISC_BOX_FILL, narrow_phase_slots, pair_distances,
+from ..kernels.narrowphase import (box_fill, narrow_phase_slots, pair_distances,
                                    place_and_narrow, place_bodies, place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
 from ..kernels.toi import FirstContact, place_and_predict, search_pairs
+from ..kernels.tuning import DISC_BOX_FILL, PARALLEL_WORK
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -308,7 +309,7 @@ class CollisionWorld:
         people, carts); the seed's point models are exact only for bodies that do not turn.
     threads : int or None
         Threads of the parallel kernels in this world's calls (capped at numba's); None for
-        every core.  A call with less work than `constants.PARALLEL_WORK` (bodies for the
+        every core.  A call with less work than `tuning.PARALLEL_WORK` (bodies for the
         swept boxes, candidate pairs times vertices for the narrow phase and the first
         contacts) runs on one thread whatever this says.  On a machine shared with other
         busy processes one thread keeps each call's latency steady: a parallel loop waits for

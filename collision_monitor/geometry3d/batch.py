@@ -109,7 +109,7 @@ class PolyhedronSet:
     ----------
     threads : int or None
         Most threads of a query (capped at numba's); None for numba's current setting.  A
-        query of fewer than `constants.PARALLEL_WORK` pairs x vertices runs on one thread,
+        query of fewer than `tuning.PARALLEL_WORK` pairs x vertices runs on one thread,
         whatever this says.
 
     """

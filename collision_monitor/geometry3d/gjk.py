@@ -438,7 +438,7 @@ def gjk_distance_batch(va, vb):
     -------
     distance : (p,) float64, pa : (p, 3) float64, pb : (p, 3) float64
 
-    Parallel over the pairs from `constants.PARALLEL_WORK` pairs x vertices on.
+    Parallel over the pairs from `tuning.PARALLEL_WORK` pairs x vertices on.
 
     """
     a = np.ascontiguousarray(va, dtype=np.float64)

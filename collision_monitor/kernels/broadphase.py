@@ -55,26 +55,8 @@ and the grid runs again, refreshing every fat box.
 import numpy as np
 
 from .constants import INDEX, jit
+from .tuning import BIG_FACTOR, FAT_MARGIN, REFIT_BODIES, REFIT_WORK
 
-BIG_FACTOR = 8.0
-FAT_MARGIN = 0.25
-"""Margin of a fat box on every side, as a share of the body box's larger side (at most of
-the mean larger side: see `fatten`).  A body of 1 m moving at 1 m/s stays 25 ticks of 10 ms
-in its fat box, so the grid runs about once in 25 ticks whatever the number of bodies (the
-fastest one sets the pace); the fatter boxes add candidate pairs, which the narrow phase's
-bounding circles drop for a few nanoseconds each.  Measured (8-gons, 20 ms ticks, up to
-1 m/s), mean set_poses + detect at 10,000 bodies: 240 us with 0.1, 215 with 0.3, 208 with
-1.0; the median stays 195."""
-REFIT_BODIES = 16
-"""Most bodies refiled one by one between two grids (`refit_pairs`): the movers of a still
-scene, a few robots among shelves, are refiled again and again and never bring the grid
-back; in a scene on the move every body leaves its fat box soon after the grid, and
-refiling them one by one, each tick, costs more than the grid that resets them all."""
-REFIT_WORK = 16384
-"""Most box tests (bodies refiled since the grid times N) before the grid runs again: a
-refiled body is tested against all N fat boxes at a nanosecond or two each, so 16 movers
-among 1,000 bodies or one among 10,000 cost a few percent of a grid (about 50 ns a body),
-and a world of 100,000 always runs the grid."""
 MAX_CELLS = 2.0 ** 30
 """Most cells along an axis.  Any cell size at least the largest small extent finds every
 pair, so the grid coarsens the cells of a scene whose spread is more than this many extents

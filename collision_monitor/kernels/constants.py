@@ -53,6 +53,8 @@ import threading
 import numba
 import numpy as np
 
+from .tuning import PARALLEL_WORK
+
 FLOAT = np.float64
 INDEX = np.intp
 
@@ -71,13 +73,6 @@ caller's IR."""
 
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
-
-PARALLEL_WORK = 1024
-"""Work (items times vertices per item) from which `call_parallel` uses more than one thread:
-about 0.15 ms of one thread's work on 3D hull pairs.  Below it one thread is about as fast on
-an idle machine and, on a loaded one, a parallel call waits for a thread that lost its core
-(measured: 10 pairs of 8-vertex hulls, 0.05 ms on one thread, 8 ms on two beside a test run).
-"""
 
 
 _threads_set = threading.local()

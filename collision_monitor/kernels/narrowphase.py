@@ -24,7 +24,7 @@ scratch.
 import numba
 import numpy as np
 
-from .broadphase import FAT_MARGIN, refit_pairs
+from .broadphase import refit_pairs
 from .constants import jit, jit_parallel
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
@@ -32,23 +32,7 @@ from .geometry2d.primitives import box_padding, length_tolerance, pair_length_to
 from .geometry2d.separating_axis import sat_kernel
 from .packed import Bodies, ContactRows, Features, Polygon
 from .trig import rotate, sincos
-
-DISC_BOX_FILL = 0.5
-"""A body whose vertex box fills, on average over its yaw, at least this share of its bounding
-disc's box (`box_fill`) gets the disc's box, ``(x, y) +- rho`` whatever its yaw: no sine,
-cosine or vertex per tick.  A body whose disc box would hold far more space than its vertex
-box (a wall, a footprint far off its origin) gets the box of its vertices, so that it is not
-a candidate of every body near its disc.  A static body gets the box of its vertices
-whatever its fill: made once while its pose stays, it costs nothing per tick.  A choice of
-speed only: any box holding the body gives the same contacts.
-
-Measured at 10,000 bodies of circumradius 0.5 m spread for 2% of them touching, disc boxes
-made detect 2 to 3.4 times faster for rectangles of aspect 1:1 to 8:1 (fills 0.82 to
-0.44), a triangle and stars, and 1.2 to 1.6 times at 30% touching.  Those scenes are
-spaced by the bounding radius; the threshold keeps the vertex box for bodies whose disc box
-holds over twice the space, where a scene spaced by footprints (a wall among robots) would
-make every body near the disc a candidate: rectangles longer than about 5:1, and a
-0.6 m x 0.4 m footprint with its origin 0.2 m behind its centre (fill 0.35)."""
+from .tuning import FAT_MARGIN
 
 
 def _turned_axes(samples):

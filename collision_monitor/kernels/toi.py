@@ -60,7 +60,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .broadphase import FAT_MARGIN, refit_pairs
+from .broadphase import refit_pairs
 from .constants import jit, jit_parallel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import (closest_on_segment, cross, norm, pair_length_tolerance,
@@ -73,9 +73,8 @@ from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
 from .rigid import (arc_step, is_rigid, origin_velocity, path_bounds, path_error, place_rigid,
                     rigid_state)
+from .tuning import CERTIFICATE_ROUNDS, CERTIFICATE_VERTICES, CLIP_ROUNDS, FAT_MARGIN
 
-CLIP_ROUNDS = 4
-"""Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
 
 CORNER_SLACK = 1e-9
 """Least score (the sine of the angle by which a corner's edge crosses a candidate normal's
@@ -88,18 +87,6 @@ time reached, early and never late (a near miss grazing for the whole horizon: ~
 CA_TIME_FLOOR = 1e-12
 """Step (s) under which `rigid_first_contact` takes the next one as the contact: then within
 ``CA_TIME_FLOOR S / v`` of it, S the pair's speed bound and v its approach speed."""
-
-CERTIFICATE_ROUNDS = 2
-"""Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
-
-CERTIFICATE_VERTICES = 9
-"""Fewest vertices of a pair (both polygons together) for which `first_contact_kernel` tries
-`_line_certificate` first.  Its cost is mostly fixed (the facing lines, the edges' length
-bounds, a quartic per vertex), the exhaustive search's grows with n m: measured on the
-pairs of a look-ahead that meet, per pair, the certificate first against the search alone,
-triangles 1.52 against 1.41 us, squares 1.60 against 1.50, pentagons 1.55 against 1.78,
-octagons 1.87 against 2.58; a robot (0.9 m x 0.6 m) closing on a shelf's end (6 m x
-0.8 m) 1.95 against 1.22."""
 
 
 @jit

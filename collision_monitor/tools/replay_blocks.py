@@ -45,14 +45,11 @@ from typing import Optional
 import numpy as np
 
 from .replay import open_bag, Replay
+from ..kernels.tuning import FEED_COST, MIN_BLOCK_SECONDS
 from ..monitor.config import Config
 from ..monitor.monitor import warmup
 from ..ros.cdr import warmup as cdr_warmup
 from ..ros.messages import OUTPUT_TOPICS
-
-MIN_BLOCK_SECONDS = 10.0
-"""The shortest block worth a process: its worker's start (loading the kernels, reading the
-bag up to its warm-up) costs about a second's ticks."""
 
 
 def warmup_ns(config):
@@ -64,12 +61,6 @@ def warmup_ns(config):
     ticks = config.trigger_ticks + config.release_ticks + 2
     seconds = max(2.0, config.history_window + config.pose_timeout + ticks / config.tick_rate)
     return -(-round(seconds * 1e9) // period) * period
-
-
-FEED_COST = 0.1
-"""What reading and feeding a tick's inputs without the tick costs, as a share of the tick
-(100 bodies at 50 Hz here: 30 us against 265): a later block's worker spends that on every
-tick before its warm-up, so later blocks are made shorter."""
 
 
 def block_starts(config, epoch_ns, end_ns, jobs):

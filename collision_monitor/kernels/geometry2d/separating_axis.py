@@ -20,13 +20,7 @@ import numpy as np
 from .primitives import outward_normal, pair_length_tolerance
 from .validation import as_polygon, is_convex, polygon_orientation
 from ..constants import jit, jit_inline
-
-
-SAT_SCAN_PAIRS = 128
-"""Up to this many vertex pairs (n m) `sat_kernel` scans every vertex for each axis; above it,
-it walks first (`_walked_sat`).  In the narrow phase here (10,000 bodies, 2% touching) that
-takes 0.94x the scan's time at 12 vertices each, 0.86x at 16 and 0.82x at 32; below about
-12, a pair apart is settled faster by the scan's early axes than by a walk's set-up."""
+from ..tuning import SAT_SCAN_PAIRS
 
 
 @jit_inline
