@@ -231,6 +231,71 @@ def test_a_parameter_file_with_a_wildcard_and_a_node_section_applies_both(tmp_pa
                                      'a.pose_topic': '/a'}
 
 
+def test_a_namespaced_node_section_applies_and_other_nodes_do_not(tmp_path):
+    """rcl's order: /**, then the node's name with or without its slash, then the node in a
+    namespace, wherever the file lists it; a section of another node, or of a node whose
+    name only ends like this one's, is not read.  A file with no section for the node names
+    itself."""
+    from collision_monitor.tools.replay import load_parameters
+    path = tmp_path / 'p.yaml'
+    path.write_text('/**:\n  ros__parameters: {horizon: 3.0, tick_rate: 20.0, trigger_ticks: 4}\n'
+                    '/fleet/collision_monitor:\n  ros__parameters: {horizon: 1.0}\n'
+                    '/collision_monitor:\n  ros__parameters: {horizon: 2.0, release_ticks: 7}\n'
+                    '/fleet/other_collision_monitor:\n  ros__parameters: {tick_rate: 5.0}\n'
+                    'planner:\n  ros__parameters: {trigger_ticks: 9}\n')
+    assert load_parameters(path) == {'horizon': 1.0, 'tick_rate': 20.0, 'trigger_ticks': 4,
+                                     'release_ticks': 7}
+    other = tmp_path / 'q.yaml'
+    other.write_text('planner:\n  ros__parameters: {horizon: 1.0}\n')
+    with pytest.raises(ValueError) as err:
+        load_parameters(other)
+    assert str(err.value) == f"{other}: no ros__parameters for /** or 'collision_monitor'"
+
+
+def test_the_inputs_of_a_configuration_are_its_pose_footprint_and_source_topics():
+    """Each topic the replay reads, with its kind, whose it is and the message type the bag
+    must hold: a body's pose (its pose_type), its footprint topic, a bulk source."""
+    from collision_monitor.tools.replay import config_from_parameters, input_topics
+    square = SQUARE.strip('"')
+    config = config_from_parameters({
+        'bodies': ['a', 'b', 'p'], 'sources': ['', 'tracker'],
+        'a.pose_topic': '/a/odom', 'a.pose_type': 'nav_msgs/Odometry', 'a.footprint': square,
+        'a.footprint_topic': '/a/footprint',
+        'b.static': True, 'b.footprint': square, 'p.footprint': square,
+        'tracker.topic': '/tracker/poses', 'tracker.bodies': ['p']})
+    assert [(s.name, s.topic) for s in config.sources] == [('tracker', '/tracker/poses')]
+    assert input_topics(config) == {
+        '/a/odom': ('pose', 0, 'nav_msgs/msg/Odometry'),
+        '/a/footprint': ('footprint', 0, 'geometry_msgs/msg/PolygonStamped'),
+        '/tracker/poses': ('bulk', 'tracker', 'geometry_msgs/msg/PoseArray')}
+
+
+@pytest.mark.parametrize('gap, episodes', [(0.75, 1), (0.7500001, 2), (1.0, 2)])
+def test_an_episode_ends_after_a_gap_of_more_than_one_and_a_half_ticks(gap, episodes):
+    """Ticks of 0.5 s: warned at 0 and again `gap` later is one episode up to exactly 1.5
+    periods, two beyond."""
+    from collision_monitor.tools.replay import PairRecord
+    record = PairRecord()
+    record.add_warning(0.0, 1.0, 0.5)
+    record.add_warning(gap, 1.0, 0.5)
+    assert len(record.episodes(0.5)) == episodes
+
+
+def test_a_bag_that_cannot_be_opened_names_its_cause_on_one_line(tmp_path):
+    """The error of a metadata.yaml that is not YAML: its cause's own words, each run of
+    white space (the YAML parser's message spans lines) made one space."""
+    from collision_monitor.tools.replay import open_bag
+    path = tmp_path / 'folder'
+    path.mkdir()
+    (path / 'metadata.yaml').write_text('rosbag2_bagfile_information:\n  version: [9\n'
+                                        '  : : {\n\t-')
+    with pytest.raises(ValueError) as err:
+        with open_bag(path):
+            pass
+    cause = ' '.join(str(err.value.__cause__).split())
+    assert len(cause) > 10 and str(err.value) == f'cannot read {path}: {cause}'
+
+
 def bag_folder_of(tmp_path, mcap_bytes):
     folder = tmp_path / 'folder'
     folder.mkdir()
