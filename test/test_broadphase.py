@@ -34,10 +34,11 @@ def test_broad_phase_never_drops_an_overlapping_box_pair(seed, spread, big):
     active[5::11] = False
     work = GridWorkspace(len(shapes))
     pairs = np.zeros((len(shapes) * 100, 2), np.intp)
-    count = grid_pairs(world._aabb, active, world._movable, pairs, *work.arrays())
+    view = world.view()
+    count = grid_pairs(view.boxes, active, view.movable, pairs, *work.arrays())
     got = set(map(tuple, pairs[:count].tolist()))
     assert len(got) == count  # each pair once
-    assert got == brute_force_pairs(world._aabb, active, world._movable)
+    assert got == brute_force_pairs(view.boxes, active, view.movable)
 
 
 @pytest.mark.parametrize('n_active', [0, 1])
@@ -68,9 +69,10 @@ def test_a_body_leaving_its_fat_box_through_one_side_finds_its_new_pairs(directi
     for tick in range(300):
         world.set_poses(world.poses + [[0.0, 0.0, 0.0], [*step, 0.0]])
         world.detect()  # places the bodies
-        count = cache.candidates(world._aabb, active, world._movable)
+        view = world.view()
+        count = cache.candidates(view.boxes, active, view.movable)
         kept = set(map(tuple, cache.pairs[:count].tolist()))
-        assert brute_force_pairs(world._aabb, active, world._movable) <= kept, tick
+        assert brute_force_pairs(view.boxes, active, view.movable) <= kept, tick
 
 
 def _grid_runs(monkeypatch, cache):
@@ -118,8 +120,9 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move(monkeypatch):
         world.set_poses(poses)
         world.set_active(np.arange(len(shapes)), active)
         world.detect()
-        count = cache.candidates(world._aabb, active, world._movable)
-        _check_kept(cache, count, world._aabb, active, world._movable)
+        view = world.view()
+        count = cache.candidates(view.boxes, active, view.movable)
+        _check_kept(cache, count, view.boxes, active, view.movable)
     assert len(runs) < 60
 
 
@@ -138,7 +141,7 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
     cache = PairCache(n)
     cache.pairs = np.zeros((40 * n, 2), np.intp)  # room enough: one grid run, no regrowth
     runs = _grid_runs(monkeypatch, cache)
-    movers = rng.choice(np.flatnonzero(world._movable), 3, replace=False)
+    movers = rng.choice(np.flatnonzero(world.view().movable), 3, replace=False)
     velocity = rng.uniform(-3.0, 3.0, (3, 3))
     refiled = 0
     for tick in range(150):
@@ -148,17 +151,18 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
         world.set_poses(poses)
         world.set_active(np.arange(n), active)
         world.detect()
-        fat = cache.fat.copy()
-        count = cache.candidates(world._aabb, active, world._movable)
+        fat, view = cache.fat.copy(), world.view()
+        count = cache.candidates(view.boxes, active, view.movable)
         refiled += tick > 0 and not np.array_equal(fat, cache.fat)
-        _check_kept(cache, count, world._aabb, active, world._movable)
+        _check_kept(cache, count, view.boxes, active, view.movable)
     assert runs == [1] and refiled >= 10
     jumpers = rng.choice(np.flatnonzero(active), tuning.REFIT_BODIES + 1, replace=False)
     poses[jumpers, :2] += 3.0 * np.sign(rng.uniform(-1, 1, (len(jumpers), 2)))
     world.set_poses(poses)
     world.detect()
-    count = cache.candidates(world._aabb, active, world._movable)
-    _check_kept(cache, count, world._aabb, active, world._movable)
+    view = world.view()
+    count = cache.candidates(view.boxes, active, view.movable)
+    _check_kept(cache, count, view.boxes, active, view.movable)
     assert runs == [1, 1]
 
 
@@ -216,8 +220,7 @@ def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():
     for k in range(30):
         world.add_body(f'b{k}', UNIT, pose=(-15.0 + k, 3.0 if k % 2 else -3.0, 0.0))
     world.detect()
-    kept = world._near.pairs[:world._near.count]
-    assert not (kept == 0).any()
+    assert not (world.view().candidates == 0).any()
 
 
 def test_issue_scene_of_micro_bodies_kilometres_apart():
@@ -251,9 +254,10 @@ def test_a_static_body_has_no_fat_margin_and_is_refiled_when_it_moves():
     shelf = np.array([[-3.0, -0.4], [3.0, -0.4], [3.0, 0.4], [-3.0, 0.4]])
     world = build([shelf, UNIT], np.array([[0.0, 0.0, 0.0], [0.0, 1.9, 0.0]]), static={0})
     assert len(world.detect()) == 0
-    fat, aabb = world._near.fat, world._aabb
+    view = world.view()
+    fat, aabb = view.fat_boxes, view.boxes
     np.testing.assert_array_equal(fat[0], aabb[0])
     assert (fat[1, :2] < aabb[1, :2]).all() and (fat[1, 2:] > aabb[1, 2:]).all()
-    assert world._near.count == 0
+    assert len(view.candidates) == 0
     world.set_poses([[0.5, 1.5, 0.2]], ['b0'])
     assert world.detect().name_pairs() == [('b0', 'b1')]

@@ -86,7 +86,7 @@ def test_swept_boxes_hold_every_model_vertex_path(size, predictor, shape, pose, 
     world.predictor = predictor
     horizon = 1.5
     world.predict(horizon)  # fills the swept boxes
-    box = world._swept[0]
+    box = world.view().swept_boxes[0]
     dt = 1e-4
     before, now, after = (rigid_vertex(pose, twist, accel, offsets, t) for t in (-dt, 0.0, dt))
     vel = (after - before) / (2 * dt)
@@ -113,7 +113,7 @@ def test_swept_box_is_the_origin_path_widened_by_the_reach(vx, ax, lo, hi):
     world.set_twists([[vx, 0.0, 0.0]], ['d'])
     world.set_accelerations([[ax, 0.0, 0.0]], ['d'])
     world.predict(2.0, 'constant_acceleration')
-    box = world._swept[0]
+    box = world.view().swept_boxes[0]
     assert box[0] == pytest.approx(lo - 0.3, abs=1e-12)
     assert box[2] == pytest.approx(hi + 0.3, abs=1e-12)
     assert box[1] == pytest.approx(-0.3, abs=1e-12) and box[3] == pytest.approx(0.3, abs=1e-12)
@@ -133,7 +133,8 @@ def test_a_long_body_that_does_not_turn_sweeps_its_own_box(static):
     world.predict(2.0, 'constant_acceleration')
     xmin, ymin, xmax, ymax = shapely.Polygon(world.world_vertices('shelf')).bounds
     reach = 0.0 if static else 4.0
-    np.testing.assert_allclose(world._swept[0], [xmin, ymin, xmax + reach, ymax], atol=1e-9)
+    np.testing.assert_allclose(world.view().swept_boxes[0], [xmin, ymin, xmax + reach, ymax],
+                               atol=1e-9)
     assert ymax - ymin < np.hypot(3.0, 0.4)  # half the disc box
 
 
@@ -156,7 +157,8 @@ def test_a_body_at_rest_under_the_model_sweeps_its_current_box(twist, accel, mod
     world.set_twists([twist], ['quad'])
     world.set_accelerations([accel], ['quad'])
     world.predict(2.0, model)
-    current, swept = world._aabb[0].copy(), world._swept[0]
+    view = world.view()
+    current, swept = view.boxes[0], view.swept_boxes[0]
     if rests:
         assert swept.tolist() == current.tolist()
     else:

@@ -24,6 +24,7 @@ from collision_monitor.kernels.constants import MAX_COORDINATE
 from collision_monitor.kernels.geometry2d import contact, polygons_intersect
 from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
 from collision_monitor.kernels.kinematics import vertex_kinematics
+from collision_monitor.kernels.packed import Motion
 from collision_monitor.kernels.toi import first_contact, first_contacts
 from shapes import build, check_contact_geometry, ELL, random_scene, RECT, sharp_tip, UNIT
 
@@ -162,8 +163,8 @@ def test_set_motion_sets_all_three_or_nothing(index):
     world.add_body('b', RECT)
     world.set_motion([[1.0, 2.0, 0.5]], [[0.1, 0.2, 0.3]], [[1.0, 0.0, -1.0]], index(['b']))
     assert world.poses[1].tolist() == [1.0, 2.0, 0.5] and world.active.tolist() == [False, True]
-    assert world._twists[1].tolist() == [0.1, 0.2, 0.3]
-    assert world._accels[1].tolist() == [1.0, 0.0, -1.0]
+    assert world.view().twists[1].tolist() == [0.1, 0.2, 0.3]
+    assert world.view().accelerations[1].tolist() == [1.0, 0.0, -1.0]
     good = np.full((2, 3), 0.5)  # not zeros: a refusal must not hinge on a zero extent
     for bad, error in ((2, "non-finite poses for bodies \\['b'\\]"),
                        (1, "non-finite twists for bodies \\['b'\\]"),
@@ -184,7 +185,7 @@ def test_set_motion_sets_all_three_or_nothing(index):
                 world.set_motion(good[:len(rows)], good[:len(rows)], good[:len(rows)],
                                  np.array(rows, np.intp))
     assert world.poses.tolist() == [[0.0, 0.0, 0.0], [1.0, 2.0, 0.5]]
-    assert world._twists[0].tolist() == [0.0] * 3 and not world.active[0]
+    assert world.view().twists[0].tolist() == [0.0] * 3 and not world.active[0]
 
 
 @given(st.floats(-np.pi, np.pi), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))
@@ -582,8 +583,9 @@ def test_began_times_of_a_crowd_across_ticks_and_body_changes(seed):
         world.set_twists(rng.uniform(-2, 2, (n, 3)))
         world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
         stamp += rng.uniform(0.05, 0.5)
-        state = {name: (world._poses[b].copy(), world._twists[b].copy(),
-                        world._accels[b].copy()) for b, name in enumerate(names)}
+        view = world.view()
+        state = {name: (world.poses[b].copy(), view.twists[b].copy(),
+                        view.accelerations[b].copy()) for b, name in enumerate(names)}
         contacts = world.detect(stamp=stamp)
         got = dict(zip(contacts.name_pairs(), contacts.began.tolist()))
         assert len(got) > 10
@@ -847,24 +849,33 @@ def test_predict_while_the_kept_candidates_hold_answers_as_a_fresh_world(threads
 @pytest.mark.parametrize('slots', [1, 3])
 def test_first_contacts_fill_every_row_whatever_the_scratch_slots(slots):
     """The batch search takes one scratch slot per thread: with 1 or 3 slots (fewer or more
-    than this machine's threads) it writes the same rows as `predict` did."""
+    than this machine's threads) it finds the first contacts `predict` reports, and with 3
+    it writes the rows of 1, bit for bit."""
     rng = np.random.default_rng(8)
     world = World()
     for k in range(60):
         world.add_body(f'b{k}', UNIT * rng.uniform(0.3, 1.2))
     world.set_poses(np.column_stack([rng.uniform(0, 12, (60, 2)), rng.uniform(-3, 3, 60)]))
     world.set_twists(np.column_stack([rng.uniform(-1, 1, (60, 2)), rng.uniform(-1, 1, 60)]))
-    world.predict(2.0)
-    pairs, n_pairs = world._swept_near.pairs, world._swept_count
+    predicted = world.predict(2.0)
+    view = world.view()
+    pairs, n_pairs = view.swept_candidates, len(view.swept_candidates)
     models = np.array([int(m) for m in world.predictors()])
-    expected = world._found[:n_pairs].copy()
-    most = world._scratch.shape[3]
-    found = np.full_like(world._found, -7.0)
-    first_contacts((pairs, np.zeros(n_pairs, np.bool_)), n_pairs, world._motion,
-                   world._packed_bodies, (world._aabb, world._swept), models, 2.0,
-                   np.zeros((slots, 2, 4, most, 2)), np.zeros((slots, 2, most)), found)
-    assert n_pairs > 20 and np.isfinite(expected[:, 0]).sum() > 3
-    np.testing.assert_array_equal(found[:n_pairs], expected)
+    most = int(np.diff(view.bodies.vstart).max())
+    motion = Motion(world.poses, view.twists, view.accelerations)
+
+    def search(slots):
+        found = np.full((n_pairs, 8), -7.0)
+        first_contacts((pairs, np.zeros(n_pairs, np.bool_)), n_pairs, motion, view.bodies,
+                       (view.boxes, view.swept_boxes), models, 2.0,
+                       np.zeros((slots, 2, 4, most, 2)), np.zeros((slots, 2, most)), found)
+        return found
+    found = search(slots)
+    meet = np.isfinite(found[:, 0])
+    assert n_pairs > 20 and len(predicted) == meet.sum() > 3
+    assert {tuple(p): t for p, t in zip(pairs[meet].tolist(), found[meet, 0].tolist())} == {
+        tuple(p): t for p, t in zip(predicted.pairs.tolist(), predicted.time.tolist())}
+    np.testing.assert_array_equal(found, search(1))
 
 
 @pytest.mark.parametrize('predictor', ['constant_acceleration', 'constant_velocity'])
@@ -1035,8 +1046,6 @@ def test_step_equals_detect_then_predict(predictor):
     world.set_twists(np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)]))
     world.set_accelerations(rng.uniform(-2, 2, (n, 3)))
     contacts, predictions = world.step(2.0, predictor)
-    # the search took every contact as touching now, untested
-    assert world._touching[:world._swept_count].sum() == len(contacts)
     alone_c, alone_p = world.detect(), world.predict(2.0, predictor)
     assert len(alone_c) > 5 and len(alone_p) > 10
 
@@ -1137,7 +1146,7 @@ def test_predictions_kept_across_ticks_keep_their_values():
         assert _predicted_by_pair(predictions) == _predicted_by_pair(expected)
     arrays = [a for _, predictions in kept for a in _prediction_arrays(predictions)]
     for k, a in enumerate(arrays):
-        assert not any(np.shares_memory(a, b) for b in [*world._p_out, *arrays[k + 1:]])
+        assert not any(np.shares_memory(a, b) for b in arrays[k + 1:])
 
 
 def _predicted_by_pair(predictions):
@@ -1198,9 +1207,8 @@ def test_contacts_kept_across_ticks_keep_their_values():
         assert contacts.point_start[-1] == contacts.points.shape[0]
         assert np.isfinite(contacts.began).all()
     arrays = [a for _, contacts in kept for a in _contact_arrays(contacts)]
-    buffers = [a for b in world._buffers if b is not None for a in (*b.rows, *b.features)]
     for k, a in enumerate(arrays):
-        assert not any(np.shares_memory(a, b) for b in buffers + arrays[k + 1:])
+        assert not any(np.shares_memory(a, b) for b in arrays[k + 1:])
 
 
 def test_bodies_added_and_removed_at_random_keep_their_own_state():
@@ -1238,6 +1246,21 @@ def test_bodies_added_and_removed_at_random_keep_their_own_state():
         for k, (name, state) in enumerate(model.items()):
             if state['pose'] is not None:
                 assert tuple(world.poses[k]) == state['pose']
-            assert tuple(world._twists[k]) == state['twist']
+            assert tuple(world.view().twists[k]) == state['twist']
             assert world.active[k] == (state['active'] and state['pose'] is not None)
     assert count > 100 and len(model) > 40  # past three growths of 16, 32 and 64 rows
+
+
+def test_a_view_is_read_only_and_follows_the_world():
+    """`view` hands out read-only views: writing through one fails, the world's own arrays
+    stay writable, and the views show the next tick's boxes."""
+    world = build([UNIT, UNIT], np.array([[0.0, 0.0, 0.0], [0.8, 0.0, 0.0]]))
+    world.detect()
+    view = world.view()
+    assert view.candidates.tolist() == [[0, 1]] and view.movable.all()
+    for a in (*view[:-1], *view.bodies):
+        assert not a.flags.writeable
+    with pytest.raises(ValueError):
+        view.boxes[0, 0] = 1.0
+    world.set_poses([[5.0, 0.0, 0.0]], ['b1'])
+    assert len(world.detect()) == 0 and view.boxes[1, 0] > 4.0

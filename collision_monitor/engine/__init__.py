@@ -15,6 +15,6 @@
 kernels.  No ROS.
 """
 
-from .world import CollisionWorld, Contacts, Predictions, World
+from .world import CollisionWorld, Contacts, Predictions, World, WorldView
 
-__all__ = ['CollisionWorld', 'Contacts', 'Predictions', 'World']
+__all__ = ['CollisionWorld', 'Contacts', 'Predictions', 'World', 'WorldView']

@@ -14,6 +14,7 @@
 """The engine: named polygon bodies, their poses, and every contact on every tick."""
 
 import math
+from typing import NamedTuple
 import weakref
 
 import numba
@@ -229,6 +230,8 @@ class Predictions:
 
 
 def _read_only(*arrays):
+    """The arrays, made read-only (a view of a world's own array first, so that it stays
+    writable)."""
     for a in arrays:
         a.flags.writeable = False
     return arrays
@@ -247,6 +250,50 @@ knowing no contact."""
 _NO_HISTORY = (np.nan, np.zeros(0, np.int64), np.zeros(0, FLOAT), np.zeros(0, np.bool_))
 _NO_FEATURES = Features(*_read_only(np.zeros((0, 2), FLOAT), np.zeros((0, 2), FLOAT),
                                     np.zeros(0, np.int8), np.zeros((0, 2), INDEX)))
+
+
+class WorldView(NamedTuple):
+    """Read-only views of what a world's last calls left, as `CollisionWorld.view` gives
+    them (N bodies, in registration order; metres, the world frame): for tests, tools and
+    pictures.  The arrays change when the world next ticks; copy what must outlast that.
+
+    Attributes
+    ----------
+    boxes : (N, 4) float64
+        Each body's box ``(xmin, ymin, xmax, ymax)`` at its current pose, padded by the
+        tolerance (placed by `detect`, `predict` and `step`; a body's bounding disc's box when
+        `disc_box`).
+    fat_boxes : (N, 4) float64
+        The boxes `detect`'s kept candidate pairs were found over: a movable body's box
+        widened by `tuning.FAT_MARGIN`, a static one's box.
+    candidates : (P, 2) intp
+        `detect`'s kept candidate pairs ``(i, j)``, i < j: every pair of active bodies whose
+        fat boxes overlap.
+    swept_boxes : (N, 4) float64
+        Each body's box over the last look-ahead's horizon under its model.
+    swept_candidates : (Q, 2) intp
+        The last look-ahead's candidate pairs (their swept boxes overlap); empty once a body
+        moved since.
+    movable, disc_box : (N,) bool
+        Not static; boxed by its bounding disc (`tuning.DISC_BOX_FILL`).
+    twists, accelerations : (N, 3) float64
+        What `set_twists` and `set_accelerations` (or `set_motion`) last gave each body.
+    bodies : `kernels.packed.Bodies`
+        The footprints as the kernels take them: every body's vertex offsets in one array
+        (rows ``vstart[b]:vstart[b + 1]``), winding, convexity, bounding radius, centroid
+        offset and `disc_box`.
+    """
+
+    boxes: np.ndarray
+    fat_boxes: np.ndarray
+    candidates: np.ndarray
+    swept_boxes: np.ndarray
+    swept_candidates: np.ndarray
+    movable: np.ndarray
+    disc_box: np.ndarray
+    twists: np.ndarray
+    accelerations: np.ndarray
+    bodies: Bodies
 
 
 class _ContactBuffers:
@@ -627,6 +674,17 @@ class CollisionWorld:
         vertices_ahead(idx, times, self._motion, self._offsets, self._vstart, models,
                        vertices)
         return vertices, starts
+
+    def view(self):
+        """`WorldView`: read-only views of the boxes, candidate pairs and motion the last
+        calls left."""
+        self._pack()
+        near, swept = self._near, self._swept_near
+        arrays = (self._aabb, near.fat, near.pairs[:max(near.count, 0)], self._swept,
+                  swept.pairs[:max(self._swept_count, 0)], self._movable,
+                  self._packed_bodies.disc_box, self._twists, self._accels)
+        bodies = Bodies(*_read_only(*(a.view() for a in self._packed_bodies)))
+        return WorldView(*_read_only(*(a.view() for a in arrays)), bodies)
 
     def placed_vertices(self):
         """Return every body's vertices in the world frame at its current pose, packed.

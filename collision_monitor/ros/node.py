@@ -264,6 +264,18 @@ class CollisionMonitorNode(LifecycleNode):
             out[p.name] = self._value(name)
         return out
 
+    def _given_parameters(self):
+        """The parameters given to this node (files, ``-p``, launch), declared or not: name
+        -> `rclpy.parameter.Parameter`.
+
+        rclpy (Jazzy) keeps them in `Node._parameter_overrides` and has no public accessor.
+        Its public route, ``automatically_declare_parameters_from_overrides``, fails while
+        constructing the node on any empty YAML list (``ignore_pairs: []``: "Cannot declare
+        a statically typed parameter with default value of type PARAMETER_NOT_SET"), and
+        reading the process's ROS arguments here would repeat rcl's parsing of them; so this
+        is the one place that reads the private mapping."""
+        return self._parameter_overrides
+
     def _warn_unknown_parameters(self, config):
         """Warn, by name, of every parameter given to this node that it does not read (a
         typo such as pose_topik would otherwise be ignored without a word)."""
@@ -271,9 +283,7 @@ class CollisionMonitorNode(LifecycleNode):
         for group, params in ((config.bodies, BODY_PARAMETERS),
                               (config.sources, SOURCE_PARAMETERS)):
             known |= {f'{g.name}.{p.name}' for g in group for p in params}
-        # rclpy keeps the values given for this node (files, -p) in _parameter_overrides;
-        # there is no public accessor for the ones never declared
-        for name in sorted(set(self._parameter_overrides) - known):
+        for name in sorted(set(self._given_parameters()) - known):
             if not name.startswith(('qos_overrides.', 'start_type_description_service')):
                 self.get_logger().warn(f'unknown parameter {name!r} is ignored')
 
@@ -308,7 +318,7 @@ class CollisionMonitorNode(LifecycleNode):
     def _check_body_set(self, changes):
         """Raise ValueError naming what is wrong with the configuration that the current
         parameters with `changes` (name -> value) would give; nothing is declared."""
-        given = self._parameter_overrides
+        given = self._given_parameters()
 
         def value(name, default):
             if name in changes:
