@@ -103,6 +103,46 @@ def test_bulk_rows_in_another_frame():
     assert reason is None and np.allclose(moved[:, :2], [[5.0, 1.0], [3.0, 0.0]])
 
 
+class LateBuffer:
+    """map <- odom known only as the latest, stamped 12.25 s (a nanosecond part)."""
+
+    def lookup_transform(self, target, source, time):
+        if source == 'odom' and time == 0:
+            latest = transform(5.0, 0.0, 0.0, 12)
+            latest.header.stamp.nanosec = 250_000_000
+            return latest
+        raise LookupError(f'{source} at {time}')
+
+
+@pytest.mark.parametrize('tolerance_ns, served',
+                         [(1_250_000_000, True), (1_249_999_999, False)])
+def test_the_latest_transform_serves_up_to_the_tolerance_in_nanoseconds(tolerance_ns, served):
+    """A pose at 11 s and the latest transform at 12.25 s are 1.25 s apart, nanoseconds
+    counted: a tolerance of exactly that serves, a nanosecond less does not, and the refusal
+    says how far off it was."""
+    frames = Frames(LateBuffer(), 'map', tolerance_ns, (LookupError,), lambda ns: ns)
+    pose, reason = frames.into_frame_id('odom', 11 * 10**9, (0.0, 0.0, 0.0, 0, 0, 0, 1))
+    if served:
+        assert reason is None and np.allclose(pose[:3], [5.0, 0.0, 0.0])
+    else:
+        assert pose is None and reason == ("no transform from 'odom' to 'map' within "
+                                           'transform_tolerance of the stamp (1.250 s off)')
+
+
+def test_a_body_from_tf_alone_is_stamped_to_the_nanosecond_or_refused_with_the_reason():
+    frames = Frames(LateBuffer(), 'map', 0, (LookupError,), lambda ns: ns)
+    stamp, pose, reason = frames.body_pose('odom')
+    assert reason is None and stamp == 12_250_000_000
+    assert frames.body_pose('lost') == (0, None, "no transform from 'lost' to 'map': lost at 0")
+
+
+def test_a_frame_never_known_is_refused_with_the_buffers_words():
+    """Neither at the stamp nor as the latest: the reason quotes the buffer's error of the
+    latest lookup."""
+    pose, reason = frames().into_frame_id('lost', 10 * 10**9, (0.0, 0.0, 0.0, 0, 0, 0, 1))
+    assert pose is None and reason == "no transform from 'lost' to 'map': lost at 0"
+
+
 @pytest.mark.ros
 def test_without_tf2_ros_a_tf_frame_body_is_a_configuration_error(tmp_path):
     pytest.importorskip('rclpy')
