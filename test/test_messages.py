@@ -50,8 +50,46 @@ def test_truncated_or_mismatched_messages_are_refused(cut):
     data = serialize_message(pose_array('map', np.zeros((3, 7))))
     with pytest.raises(ValueError):
         pose_array_from_cdr(data[:cut], 3)
-    with pytest.raises(ValueError, match='3 poses for 2 bodies'):
+    with pytest.raises(ValueError) as err:
         pose_array_from_cdr(data, 2)
+    assert str(err.value) == '3 poses for 2 bodies'
+
+
+def test_a_pose_array_cut_inside_its_poses_is_truncated():
+    """The header and count whole, the last pose short by a byte, or two poses gone."""
+    data = serialize_message(pose_array('map', np.zeros((3, 7))))
+    for cut in (1, 57, 112):
+        with pytest.raises(ValueError) as err:
+            pose_array_from_cdr(data[:-cut], 3)
+        assert str(err.value) == 'truncated message', cut
+
+
+def test_output_topics_are_the_documented_ones():
+    """Each output topic's type, depth and durability as docs/interfaces.md states them
+    (the heading of its section), and no other."""
+    import pathlib
+    import re
+    from collision_monitor.ros.messages import OUTPUT_TOPICS
+    text = (pathlib.Path(__file__).resolve().parents[1] / 'docs' / 'interfaces.md').read_text()
+    documented = {}
+    for name, package, kind, rest in re.findall(
+            r'^### `~/(contacts|warnings|state|markers)`: `(\w+)/(\w+)`, reliable, (.*)$',
+            text, flags=re.M):
+        depth = int(re.search(r'depth (\d+)', rest).group(1))
+        documented[name] = (f'{package}/msg/{kind}', depth, 'transient local' in rest)
+    assert {k: tuple(v) for k, v in OUTPUT_TOPICS.items()} == documented
+    assert len(documented) == 4
+
+
+def test_times_of_the_epoch_are_seconds_to_the_nanosecond():
+    """6.500000001 s since 1970 on an epoch of 5 s is 1.500000001 s, from integer
+    nanoseconds and from a builtin_interfaces/Time alike."""
+    from builtin_interfaces.msg import Time
+    from collision_monitor.ros.messages import TimeBase
+    base = TimeBase(5 * 10**9)
+    assert base.seconds(6_500_000_001) == pytest.approx(1.500000001, abs=1e-15)
+    assert base.from_msg(Time(sec=6, nanosec=500_000_001)) == base.seconds(6_500_000_001)
+    assert base.nanoseconds(base.seconds(6_500_000_001)) == 6_500_000_001
 
 
 def test_every_pose_type_of_the_configuration_has_a_reader_and_a_class():
@@ -177,9 +215,12 @@ def test_a_polygon_over_the_limit_or_cut_short_is_refused_unread():
     msg.header.frame_id = 'map'
     msg.polygon.points = [Point32(x=float(k), y=0.0) for k in range(10)]
     data = serialize_message(msg)
-    with pytest.raises(ValueError, match='10 vertices, more than max_vertices = 9'):
+    with pytest.raises(ValueError) as err:
         polygon_from_cdr(data, 9)
-    with pytest.raises(ValueError, match='truncated'):
+    assert str(err.value) == '10 vertices, more than max_vertices = 9'
+    assert len(polygon_from_cdr(data, 10)[2]) == 10  # exactly the limit is taken
+    with pytest.raises(ValueError) as err:
         polygon_from_cdr(data[:-1], 64)
+    assert str(err.value) == 'truncated message'
     with pytest.raises(ValueError, match='CDR'):
         polygon_from_cdr(b'\x01\x02' + data[2:], 64)
