@@ -132,3 +132,38 @@ def test_each_body_takes_its_own_predictor_else_its_sources_else_the_global_one(
         build_config(values, {**bodies, 'a': {**body, 'predictor': 'psychic'}}, crowd)
     with pytest.raises(ValueError, match='crowd.predictor'):
         build_config(values, bodies, {'crowd': {**crowd['crowd'], 'predictor': 'straight'}})
+
+
+def _param(name, table=GLOBAL_PARAMETERS):
+    return next(p for p in table if p.name == name)
+
+
+@pytest.mark.parametrize('name, table, value, message', [
+    ('horizon', GLOBAL_PARAMETERS, 1000.0,
+     'horizon: expected a number from 0.01 to 60.0 s, got 1000.0'),
+    ('trigger_ticks', GLOBAL_PARAMETERS, 2.5,
+     'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
+    ('autostart', GLOBAL_PARAMETERS, 'yes', "autostart: expected true or false, got 'yes'"),
+    ('frame_id', GLOBAL_PARAMETERS, 5, 'frame_id: expected a string, got 5'),
+    ('bodies', GLOBAL_PARAMETERS, 5, 'bodies: expected a list of strings, got 5'),
+    ('pose', BODY_PARAMETERS, [1.0, 2.0], 'pose: expected a list of 3 numbers, got [1.0, 2.0]'),
+    ('pose', BODY_PARAMETERS, [1.0, 'x', 0.0],
+     "pose: expected a list of 3 numbers, got [1.0, 'x', 0.0]"),
+])
+def test_a_value_of_the_wrong_kind_is_refused_in_words(name, table, value, message):
+    """What a refusal says, whole, for each kind of parameter (the node's one ERROR line)."""
+    with pytest.raises(ValueError) as err:
+        _param(name, table).convert(value)
+    assert str(err.value) == message
+
+
+def test_a_string_list_drops_its_empty_strings_and_keeps_the_rest():
+    assert _param('bodies').convert(['a', '', 'b']) == ('a', 'b')
+    assert _param('pose', BODY_PARAMETERS).convert([1, 2, 3]) == (1.0, 2.0, 3.0)
+
+
+def test_every_documented_durability_and_executor_is_taken():
+    for durability in ('volatile', 'transient_local'):
+        assert two_bodies(footprint_durability=durability).footprint_durability == durability
+    for executor in ('events', 'single_threaded'):
+        assert two_bodies(executor=executor).executor == executor

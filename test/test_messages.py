@@ -13,6 +13,8 @@
 # limitations under the License.
 """Message conversions: the raw PoseArray reader against rclpy's own serializer."""
 
+import struct
+
 from geometry_msgs.msg import Pose, PoseArray
 from hypothesis import given, strategies as st
 import numpy as np
@@ -187,6 +189,71 @@ def test_numbers_have_no_negative_zero():
     from collision_monitor.ros.messages import number_text
     assert number_text(-0.0) == '0.0' and number_text(np.float64(-0.0)) == '0.0'
     assert float(number_text(0.1 + 0.2)) == 0.1 + 0.2
+
+
+def test_a_contacts_numbers_are_written_without_negative_zero():
+    """A contact whose depth, normal and point hold -0.0 (as arithmetic can leave them)
+    is written with 0.0 in each value."""
+    from types import SimpleNamespace
+    from collision_monitor.ros.messages import contact_statuses, TimeBase
+    contacts = SimpleNamespace(
+        pairs=np.array([[0, 1]]), kind=np.array([1], np.int8), began=np.array([0.0]),
+        depth=np.array([-0.0]), normal=np.array([[-0.0, 1.0]]),
+        points=np.array([[-0.0, 0.5]]), point_start=np.array([0, 1]))
+    (status,) = contact_statuses(SimpleNamespace(contacts=_Sized(contacts)), ['a', 'b'],
+                                 TimeBase(0))
+    values = dict(status[3])
+    assert (values['depth'], values['normal'], values['contact_points']) == (
+        '0.0', '[0.0, 1.0]', '[[0.0, 0.5]]')
+
+
+class _Sized:
+    """A duck-typed `Contacts`: its arrays, and its length."""
+
+    def __init__(self, fields):
+        self.__dict__.update(vars(fields))
+
+    def __len__(self):
+        return len(self.pairs)
+
+
+def _cdr(order, frame, count, sec=7, nanosec=9, rows=()):
+    """A PoseArray as CDR bytes in byte `order` ('<' or '>'), written here field by field:
+    encapsulation, stamp, frame_id (length with its NUL), the count, the poses."""
+    head = bytes([0, 1 if order == '<' else 0, 0, 0])
+    body = struct.pack(order + 'iII', sec, nanosec, len(frame) + 1) + frame + b'\0'
+    body += bytes(-len(body) % 4) + struct.pack(order + 'I', count)
+    body += bytes(-len(body) % 8)
+    return head + body + b''.join(struct.pack(order + '7d', *r) for r in rows)
+
+
+@pytest.mark.parametrize('order', ['<', '>'])
+def test_pose_arrays_of_either_byte_order_are_read(order):
+    rows = np.arange(14.0).reshape(2, 7) - 3.5
+    stamp, frame, got = pose_array_from_cdr(_cdr(order, b'map', 2, rows=rows), 2)
+    assert (stamp, frame) == (7 * 10**9 + 9, 'map') and got.tolist() == rows.tolist()
+
+
+@pytest.mark.parametrize('data, reason', [
+    (b'\x00\x02' + _cdr('<', b'map', 0)[2:], 'not a CDR-encoded message'),
+    (_cdr('<', b'map', 0)[:15], 'not a CDR-encoded message'),
+    (_cdr('<', b'map', 0)[:16], 'malformed frame_id'),  # the header whole, no frame_id
+    (_cdr('<', b'', 0)[:8] + struct.pack('<I', 0) + bytes(8), 'malformed frame_id'),
+    (_cdr('<', b'x' * 1024, 0), 'malformed frame_id'),
+    (_cdr('<', b'map', 0)[:19], 'malformed frame_id'),
+    (_cdr('<', b'map', 0)[:20], 'truncated message'),
+])
+def test_a_malformed_header_is_refused_with_its_reason(data, reason):
+    with pytest.raises(ValueError) as err:
+        pose_array_from_cdr(data, 0)
+    assert str(err.value) == reason
+
+
+def test_the_longest_frame_id_and_one_not_utf8_are_read():
+    """A frame_id of 1,023 characters (1,024 bytes with its NUL) is the longest taken; bytes
+    that are not UTF-8 read as the replacement character."""
+    assert pose_array_from_cdr(_cdr('<', b'x' * 1023, 0), 0)[1] == 'x' * 1023
+    assert pose_array_from_cdr(_cdr('<', b'm\xffp', 0), 0)[1] == 'm\ufffdp'
 
 
 @given(st.lists(st.tuples(st.floats(-1e3, 1e3, width=32), st.floats(-1e3, 1e3, width=32)),
