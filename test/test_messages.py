@@ -13,6 +13,7 @@
 # limitations under the License.
 """Message conversions: the raw PoseArray reader against rclpy's own serializer."""
 
+import json
 import struct
 
 from geometry_msgs.msg import Pose, PoseArray
@@ -291,3 +292,45 @@ def test_a_polygon_over_the_limit_or_cut_short_is_refused_unread():
     assert str(err.value) == 'truncated message'
     with pytest.raises(ValueError, match='CDR'):
         polygon_from_cdr(b'\x01\x02' + data[2:], 64)
+
+
+def test_each_status_names_its_pair_and_says_what_it_is():
+    """Two contacts and two warnings (the vertex on either body): each status has its pair's
+    name, its message and its own numbers, in order; the state lists them and the stale
+    body.  Everything is compared with the engine's own objects."""
+    from collision_monitor import World
+    from collision_monitor.kernels.toi import FirstContact
+    from collision_monitor.monitor.monitor import TickReport
+    from collision_monitor.ros.messages import (contact_statuses, ERROR, STALE, state_statuses,
+                                                TimeBase, WARN, warning_statuses)
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    world = World()
+    for name, pose in (('a', (0.0, 0.0, 0.3)), ('b', (0.8, 0.1, 0.0)), ('c', (1.6, 0.5, 0.7))):
+        world.add_body(name, square, pose=pose)
+    contacts = world.detect(stamp=2.0)
+    assert contacts.pairs.tolist() == [[0, 1], [1, 2]]
+    # -0.0 where arithmetic can leave it: written as 0.0
+    warned = [(0, 2, FirstContact(1.25, 'a', 3, 1, np.array([-0.0, -0.0]), np.array([1.0, -0.0]))),
+              (1, 2, FirstContact(0.5, 'b', 2, 0, np.array([2.0, 1.0]), np.array([-0.0, -1.0])))]
+    report = TickReport(stamp=2.0, contacts=contacts, warnings=warned, stale=[2])
+    names = world.names
+    got = contact_statuses(report, names, TimeBase(0))
+    assert [(s[0], s[1], s[2]) for s in got] == [
+        (ERROR, 'a|b', f'contact: {contacts[0].kind.name.lower()}'),
+        (ERROR, 'b|c', f'contact: {contacts[1].kind.name.lower()}')]
+    for k, status in enumerate(got):
+        values, c = dict(status[3]), contacts[k]
+        assert np.array_equal(json.loads(values['normal']), c.normal)
+        assert np.array_equal(json.loads(values['contact_points']), c.points)
+    got = warning_statuses(report, names)
+    assert [(s[0], s[1], s[2]) for s in got] == [
+        (WARN, 'a|c', 'collision in 1.250 s'), (WARN, 'b|c', 'collision in 0.500 s')]
+    assert [dict(s[3]) for s in got] == [
+        {'time_to_collision': '1.25', 'point': '[0.0, 0.0]', 'normal': '[1.0, 0.0]',
+         'vertex_body': 'a', 'vertex': '3', 'edge_body': 'c', 'edge': '1'},
+        {'time_to_collision': '0.5', 'point': '[2.0, 1.0]', 'normal': '[0.0, -1.0]',
+         'vertex_body': 'c', 'vertex': '2', 'edge_body': 'b', 'edge': '0'}]
+    assert state_statuses(report, names) == [
+        (ERROR, 'a|b', 'contact', []), (ERROR, 'b|c', 'contact', []),
+        (WARN, 'a|c', 'collision in 1.250 s', []), (WARN, 'b|c', 'collision in 0.500 s', []),
+        (STALE, 'c', 'stale pose', [])]
