@@ -15,12 +15,14 @@
 
 import pathlib
 
+import numpy as np
 import pytest
 
-from collision_monitor.monitor.config import (BODY_PARAMETERS, build_config, default_values,
-                                              GLOBAL_PARAMETERS, markdown_table, REBUILT,
-                                              RUNTIME_PARAMETERS, runtime_update, runtime_value,
-                                              SOURCE_PARAMETERS)
+from collision_monitor.monitor.config import (BODY_PARAMETERS, BodyConfig, build_config,
+                                              default_values, GLOBAL_PARAMETERS, markdown_table,
+                                              parse_footprint, REBUILT, RUNTIME_PARAMETERS,
+                                              runtime_update, runtime_value, SOURCE_PARAMETERS,
+                                              waiting_for)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
@@ -143,6 +145,10 @@ def _param(name, table=GLOBAL_PARAMETERS):
      'horizon: expected a number from 0.01 to 60.0 s, got 1000.0'),
     ('trigger_ticks', GLOBAL_PARAMETERS, 2.5,
      'trigger_ticks: expected an integer from 1 to 1000, got 2.5'),
+    ('horizon', GLOBAL_PARAMETERS, True,
+     'horizon: expected a number from 0.01 to 60.0 s, got True'),
+    ('trigger_ticks', GLOBAL_PARAMETERS, True,
+     'trigger_ticks: expected an integer from 1 to 1000, got True'),
     ('autostart', GLOBAL_PARAMETERS, 'yes', "autostart: expected true or false, got 'yes'"),
     ('frame_id', GLOBAL_PARAMETERS, 5, 'frame_id: expected a string, got 5'),
     ('bodies', GLOBAL_PARAMETERS, 5, 'bodies: expected a list of strings, got 5'),
@@ -167,3 +173,26 @@ def test_every_documented_durability_and_executor_is_taken():
         assert two_bodies(footprint_durability=durability).footprint_durability == durability
     for executor in ('events', 'single_threaded'):
         assert two_bodies(executor=executor).executor == executor
+
+
+@pytest.mark.parametrize('given, lacks', [
+    ({}, 'a footprint and a pose source'),
+    ({'footprint': np.zeros((3, 2))}, 'a pose source'),
+    ({'footprint_topic': '/fp', 'static': True}, ''),
+    ({'pose_topic': '/p'}, 'a footprint'),
+    ({'source': 'tracker'}, 'a footprint'),
+    ({'tf_frame': 'robot/base_link', 'footprint_topic': '/fp'}, ''),
+])
+def test_a_waiting_body_says_what_it_lacks(given, lacks):
+    assert waiting_for(BodyConfig('x', **given)) == lacks
+
+
+def test_a_footprint_is_named_and_held_to_4096_vertices_by_default():
+    with pytest.raises(ValueError) as err:
+        parse_footprint('[[0, 0], [1, 0]')
+    assert str(err.value).startswith("footprint: cannot parse '[[0, 0], [1, 0]'")
+    ring = np.exp(2j * np.pi * np.arange(4097) / 4097) * 1000.0
+    text = '[' + ', '.join(f'[{float(z.real)!r}, {float(z.imag)!r}]' for z in ring) + ']'
+    with pytest.raises(ValueError) as err:
+        parse_footprint(text)
+    assert str(err.value) == 'footprint: 4097 vertices, more than max_vertices = 4096'
