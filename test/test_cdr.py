@@ -264,3 +264,44 @@ def test_a_string_holding_a_nul_is_refused():
     with pytest.raises(ValueError, match=refusal):
         cdr.MarkerArrayWriter().encode(0, ['map\0'], np.zeros((0, cdr.INT_COLUMNS), np.int64),
                                        np.zeros((0, cdr.FLOAT_COLUMNS)), np.zeros((0, 2)))
+
+
+def test_every_marker_is_drawable_and_each_contact_shows_its_own_points():
+    """Three squares in a row (two contacts), a turning triangle warned of and a square
+    far off (clear): the DELETEALL
+    clears every namespace (ns '', id 0, nothing drawn); every other marker has an (ns, id)
+    of its own, colours within [0, 1], the identity orientation, sizes of at most half a
+    metre and lies on the ground (the time text floats under a metre above its point); each
+    contact's points are its own."""
+    square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
+    world = World()
+    for name, x in (('a', 0.0), ('b', 0.9), ('c', 1.8)):
+        world.add_body(name, square, pose=(x, 0.0, 0.0))
+    world.add_body('t', [[0, 0], [1, 0], [0, 1]], pose=(5.0, 0.0, 0.0))
+    world.add_body('clear', square, pose=(30.0, 0.0, 0.0))
+    world.set_twists([[-1.0, 0.0, 0.3]], ['t'])
+    contacts, predictions = world.step(3.0)
+    names = list(world.names)
+    warnings = [(names.index(a), names.index(b), p) for a, b, p in predictions if p.time > 0]
+    assert contacts.pairs.tolist() == [[0, 1], [1, 2]] and warnings
+    report = TickReport(stamp=0.0, contacts=contacts, warnings=warnings, active=world.active)
+    data = OutputWriter(TimeBase(0)).markers(report, world, world.names, 0, 'map')
+    clear, *markers = deserialize_message(data, MarkerArray).markers
+    assert (clear.action, clear.ns, clear.id, clear.text, len(clear.points)) == (
+        Marker.DELETEALL, '', 0, '', 0)
+    assert len({(m.ns, m.id) for m in markers}) == len(markers)
+    for m in markers:
+        color = [m.color.r, m.color.g, m.color.b, m.color.a]
+        assert all(0.0 <= v <= 1.0 for v in color) and m.color.a > 0.0, (m.ns, color)
+        o = m.pose.orientation
+        assert (o.x, o.y, o.z, o.w) == (0.0, 0.0, 0.0, 1.0), m.ns
+        assert all(0.0 < s <= 0.5 for s in (m.scale.x, m.scale.y, m.scale.z)), m.ns
+        lift = m.pose.position.z
+        assert (0.0 < lift < 1.0) if m.ns == 'time_to_collision' else lift == 0.0, m.ns
+        assert bool(m.text) == (m.type == Marker.TEXT_VIEW_FACING), m.ns
+        if m.type in (Marker.SPHERE, Marker.TEXT_VIEW_FACING):
+            assert not m.points, m.ns
+        else:  # drawn from its points, in the frame itself
+            assert m.points and (m.pose.position.x, m.pose.position.y) == (0.0, 0.0), m.ns
+    shown = {m.id: [[p.x, p.y] for p in m.points] for m in markers if m.ns == 'contact_points'}
+    assert shown == {k: contacts[k].points.tolist() for k in range(2)}
