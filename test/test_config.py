@@ -13,6 +13,7 @@
 # limitations under the License.
 """The parameter table: one source for Config, run-time updates and the README."""
 
+import dataclasses
 import pathlib
 
 import numpy as np
@@ -20,9 +21,9 @@ import pytest
 
 from collision_monitor.monitor.config import (BODY_PARAMETERS, BodyConfig, build_config,
                                               default_values, GLOBAL_PARAMETERS, markdown_table,
-                                              parse_footprint, REBUILT, RUNTIME_PARAMETERS,
-                                              runtime_update, runtime_value, SOURCE_PARAMETERS,
-                                              waiting_for)
+                                              parse_footprint, parse_ignore_pairs, REBUILT,
+                                              RUNTIME_PARAMETERS, runtime_update, runtime_value,
+                                              SOURCE_PARAMETERS, waiting_for)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SQUARE = '[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]'
@@ -196,3 +197,80 @@ def test_a_footprint_is_named_and_held_to_4096_vertices_by_default():
     with pytest.raises(ValueError) as err:
         parse_footprint(text)
     assert str(err.value) == 'footprint: 4097 vertices, more than max_vertices = 4096'
+
+
+PREDICTOR_NAMES = 'arc, holonomic, constant_acceleration, constant_velocity'
+
+
+@pytest.mark.parametrize('changes, message', [
+    ({'bodies': ['a', 'a']}, "bodies: duplicate names ['a']"),
+    ({'bodies': ['a', 'b-2']},
+     "bodies: names must be letters, digits and _ (first a letter): ['b-2']"),
+    ({'sources': ['1x']},
+     "sources: names must be letters, digits and _ (first a letter): ['1x']"),
+    ({'footprint_durability': 'sometimes'},
+     "footprint_durability: expected one of volatile, transient_local, got 'sometimes'"),
+    ({'executor': 'multi'}, "executor: expected one of events, single_threaded, got 'multi'"),
+    ({'predictor': 'psychic'}, f"predictor: expected one of {PREDICTOR_NAMES}, got 'psychic'"),
+    ({'predictor': ''}, f"predictor: expected one of {PREDICTOR_NAMES}, got ''"),
+    ({'gate.stop_time': 2.0, 'gate.slowdown_time': 1.0},
+     'gate.slowdown_time = 1.0 must not be below gate.stop_time = 2.0'),
+])
+def test_a_configuration_refused_says_why_in_full(changes, message):
+    """The words of each refusal, whole: the node's one ERROR line."""
+    values = default_values()
+    values.update({'bodies': ['a', 'b'], **changes})
+    body = {'footprint': SQUARE, 'static': True}
+    with pytest.raises(ValueError) as err:
+        build_config(values, {'a': body, 'b': body}, {})
+    assert str(err.value) == message
+
+
+def test_a_body_predictor_may_be_empty_and_is_otherwise_a_model():
+    values = default_values()
+    values.update(bodies=['a'])
+    body = {'footprint': SQUARE, 'static': True}
+    assert build_config(values, {'a': {**body, 'predictor': ''}}, {}).bodies[0].predictor == ''
+    with pytest.raises(ValueError) as err:
+        build_config(values, {'a': {**body, 'predictor': 'x'}}, {})
+    assert str(err.value) == f"a.predictor: expected one of {PREDICTOR_NAMES} or empty, got 'x'"
+
+
+def test_equal_gate_times_are_allowed():
+    config = two_bodies(**{'gate.stop_time': 1.0, 'gate.slowdown_time': 1.0})
+    assert config.gate.stop_time == config.gate.slowdown_time == 1.0
+
+
+def test_ignore_pairs_skip_empty_entries_and_keep_the_rest():
+    assert parse_ignore_pairs(['', 'a|b', '', 'b|c'], {'a', 'b', 'c'}) == {
+        frozenset('ab'), frozenset('bc')}
+
+
+def test_a_footprint_text_is_measured_against_its_vertex_limit():
+    """At most 64 characters a vertex and 64 more: a triangle padded to 256 characters
+    parses under max_vertices = 3, one character more is refused unread; three vertices
+    are the limit, four over it; text that does not parse is quoted to 80 characters."""
+    triangle = '[[0, 0], [1, 0], [0, 1]]'
+    assert parse_footprint(triangle.ljust(256), 'a.footprint', 3).shape == (3, 2)
+    for text in (triangle.ljust(257), 5):
+        with pytest.raises(ValueError) as err:
+            parse_footprint(text, 'a.footprint', 3)
+        assert str(err.value) == ('a.footprint: expected a string "[[x, y], ...]" of at most '
+                                  'max_vertices = 3 vertices')
+    with pytest.raises(ValueError) as err:
+        parse_footprint('[[0, 0], [1, 0], [1, 1], [0, 1]]', 'a.footprint', 3)
+    assert str(err.value) == 'a.footprint: 4 vertices, more than max_vertices = 3'
+    with pytest.raises(ValueError) as err:
+        parse_footprint('x' * 100, 'a.footprint', 3)
+    assert str(err.value) == (f"a.footprint: cannot parse '{'x' * 80}'; expected a string "
+                              '"[[x, y], [x, y], ...]" (quoted in YAML, as Nav2 writes '
+                              'footprints)')
+
+
+def test_a_body_configured_by_hand_has_the_documented_defaults():
+    body = BodyConfig('x')
+    assert (body.pose_topic, body.pose_type, body.footprint, body.footprint_topic, body.static,
+            body.pose, body.source, body.tf_frame, body.predictor) == (
+        '', 'geometry_msgs/PoseStamped', None, '', False, (0.0, 0.0, 0.0), '', '', '')
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        body.static = True
