@@ -267,23 +267,24 @@ def test_a_string_holding_a_nul_is_refused():
 
 
 def test_every_marker_is_drawable_and_each_contact_shows_its_own_points():
-    """Three squares in a row (two contacts), a turning triangle warned of and a square
+    """Three squares in a row (two contacts), two turning triangles warned of and a square
     far off (clear): the DELETEALL
     clears every namespace (ns '', id 0, nothing drawn); every other marker has an (ns, id)
     of its own, colours within [0, 1], the identity orientation, sizes of at most half a
     metre and lies on the ground (the time text floats under a metre above its point); each
-    contact's points are its own."""
+    contact's points, and each warning's footprints at its time, are its own."""
     square = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]
     world = World()
     for name, x in (('a', 0.0), ('b', 0.9), ('c', 1.8)):
         world.add_body(name, square, pose=(x, 0.0, 0.0))
     world.add_body('t', [[0, 0], [1, 0], [0, 1]], pose=(5.0, 0.0, 0.0))
+    world.add_body('u', [[0, 0], [1, 0], [0, 1]], pose=(-3.0, -0.2, 0.0))
     world.add_body('clear', square, pose=(30.0, 0.0, 0.0))
-    world.set_twists([[-1.0, 0.0, 0.3]], ['t'])
+    world.set_twists([[-1.0, 0.0, 0.3], [1.0, 0.0, 0.05]], ['t', 'u'])
     contacts, predictions = world.step(3.0)
     names = list(world.names)
     warnings = [(names.index(a), names.index(b), p) for a, b, p in predictions if p.time > 0]
-    assert contacts.pairs.tolist() == [[0, 1], [1, 2]] and warnings
+    assert contacts.pairs.tolist() == [[0, 1], [1, 2]] and len(warnings) >= 2
     report = TickReport(stamp=0.0, contacts=contacts, warnings=warnings, active=world.active)
     data = OutputWriter(TimeBase(0)).markers(report, world, world.names, 0, 'map')
     clear, *markers = deserialize_message(data, MarkerArray).markers
@@ -305,3 +306,9 @@ def test_every_marker_is_drawable_and_each_contact_shows_its_own_points():
             assert m.points and (m.pose.position.x, m.pose.position.y) == (0.0, 0.0), m.ns
     shown = {m.id: [[p.x, p.y] for p in m.points] for m in markers if m.ns == 'contact_points'}
     assert shown == {k: contacts[k].points.tolist() for k in range(2)}
+    ghosts = sorted((m for m in markers if m.ns == 'predicted_footprints'), key=lambda m: m.id)
+    expected = [world.world_vertices(names[b], fc.time) for i, j, fc in warnings for b in (i, j)]
+    assert len(ghosts) == len(expected) == 2 * len(warnings)
+    for m, ring in zip(ghosts, expected):
+        np.testing.assert_allclose([[p.x, p.y] for p in m.points], np.vstack([ring, ring[:1]]),
+                                   atol=1e-12)

@@ -274,3 +274,60 @@ def test_a_body_configured_by_hand_has_the_documented_defaults():
         '', 'geometry_msgs/PoseStamped', None, '', False, (0.0, 0.0, 0.0), '', '', '')
     with pytest.raises(dataclasses.FrozenInstanceError):
         body.static = True
+
+
+STATIC = {'footprint': SQUARE, 'static': True}
+
+
+@pytest.mark.parametrize('changes, bodies, sources, message', [
+    ({'ignore_pairs': ['a']}, None, {}, 'ignore_pairs: \'a\' is not "body_a|body_b"'),
+    ({'ignore_pairs': ['a|x']}, None, {}, "ignore_pairs: 'a|x' names unknown bodies ['x']"),
+    ({'bodies': ['']}, None, {}, 'bodies: no bodies to monitor; list their names (each with '
+                                 'its own sub-namespace of parameters)'),
+    ({'max_bodies': 1}, None, {}, 'bodies: 2 bodies, more than max_bodies = 1'),
+    ({'sources': ['s']}, None, {'s': {'topic': ''}}, 's.topic: a bulk source needs a topic'),
+    ({'sources': ['s']}, None, {'s': {'topic': '/s', 'predictor': 'x'}},
+     f"s.predictor: expected one of {PREDICTOR_NAMES} or empty, got 'x'"),
+    ({'sources': ['s']}, None, {'s': {'topic': '/s', 'bodies': ['a', 'z']}},
+     "s.bodies: unknown bodies ['z']"),
+    ({'sources': ['s', 't']}, {'a': {'footprint': SQUARE}, 'b': STATIC},
+     {'s': {'topic': '/s', 'bodies': ['a']}, 't': {'topic': '/t', 'bodies': ['a']}},
+     "t.bodies: 'a' is already in source 's'"),
+    ({'sources': ['s']}, None, {'s': {'topic': '/s', 'bodies': 5}},
+     's.bodies: expected a list of strings, got 5'),
+    ({}, {'a': {'static': True}, 'b': STATIC}, {},
+     'a.footprint: give a footprint or a footprint_topic'),
+    ({}, {'a': {**STATIC, 'pose_type': 'geometry_msgs/Twist'}, 'b': STATIC}, {},
+     "a.pose_type: 'geometry_msgs/Twist' is not one of ('geometry_msgs/PoseStamped', "
+     "'geometry_msgs/PoseWithCovarianceStamped', 'nav_msgs/Odometry')"),
+    ({}, {'a': {**STATIC, 'pose': [0.0, 2e9, 0.0]}, 'b': STATIC}, {},
+     'a.pose: expected |x| and |y| at most 1e+09 m, got [0.0, 2000000000.0, 0.0]'),
+    ({}, {'a': {**STATIC, 'pose_topic': '/a'}, 'b': STATIC}, {},
+     'a: exactly one of static, pose_topic, tf_frame or a bulk source must give its pose'),
+    ({}, {'a': {'footprint': SQUARE}, 'b': STATIC}, {},
+     'a: exactly one of static, pose_topic, tf_frame or a bulk source must give its pose'),
+    ({}, {'a': {**STATIC, 'static': 'yes'}, 'b': STATIC}, {},
+     "a.static: expected true or false, got 'yes'"),
+    ({}, {'a': {**STATIC, 'footprint': '[[0, 0], [1, 0], [2, 0]]'}, 'b': STATIC}, {},
+     None),
+])
+def test_each_body_and_source_refusal_says_why_in_full(changes, bodies, sources, message):
+    """Bodies a and b (static squares unless given), and the sources given."""
+    values = default_values()
+    values.update({'bodies': ['a', 'b'], **changes})
+    bodies = bodies if bodies is not None else {'a': STATIC, 'b': STATIC}
+    with pytest.raises(ValueError) as err:
+        build_config(values, bodies, sources)
+    if message is not None:
+        assert str(err.value) == message
+    else:  # a degenerate footprint: validation names it
+        assert str(err.value).startswith('a.footprint')
+
+
+def test_a_body_of_a_source_or_waiting_needs_no_other_pose_feed():
+    values = default_values()
+    values.update({'bodies': ['a', 'b'], 'sources': ['s']})
+    config = build_config(values, {'a': {'footprint': SQUARE}, 'b': {}},
+                          {'s': {'topic': '/s', 'bodies': ['a']}}, waiting={'b'})
+    assert [(b.name, b.source) for b in config.bodies] == [('a', 's'), ('b', '')]
+    assert config.bodies[1].footprint is None
