@@ -281,6 +281,7 @@ STATIC = {'footprint': SQUARE, 'static': True}
 
 @pytest.mark.parametrize('changes, bodies, sources, message', [
     ({'ignore_pairs': ['a']}, None, {}, 'ignore_pairs: \'a\' is not "body_a|body_b"'),
+    ({'ignore_pairs': ['a|a']}, None, {}, 'ignore_pairs: \'a|a\' is not "body_a|body_b"'),
     ({'ignore_pairs': ['a|x']}, None, {}, "ignore_pairs: 'a|x' names unknown bodies ['x']"),
     ({'bodies': ['']}, None, {}, 'bodies: no bodies to monitor; list their names (each with '
                                  'its own sub-namespace of parameters)'),
@@ -308,6 +309,8 @@ STATIC = {'footprint': SQUARE, 'static': True}
      'a: exactly one of static, pose_topic, tf_frame or a bulk source must give its pose'),
     ({}, {'a': {**STATIC, 'static': 'yes'}, 'b': STATIC}, {},
      "a.static: expected true or false, got 'yes'"),
+    ({'gate.enabled': True, 'gate.body': 'robot'}, None, {},
+     "gate.body: 'robot' is not one of the bodies"),
     ({}, {'a': {**STATIC, 'footprint': '[[0, 0], [1, 0], [2, 0]]'}, 'b': STATIC}, {},
      None),
 ])
