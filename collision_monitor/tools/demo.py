@@ -144,8 +144,22 @@ class _BagRecorder:
 
 
 def run(out_path, domain_id):
-    """Play the scenario through the node; return the recorded events."""
+    """Play the scenario through the node; return the recorded events.  The node is stopped
+    however the scenario ends (a node left running would hold its domain)."""
     confine_dds(domain_id)
+    log_path = out_path.with_suffix('.node.log')
+    node_proc = start_node(CONFIG, domain_id, log_path=log_path)
+    try:
+        events = _play(node_proc, out_path, log_path)
+    finally:
+        code = stop_node(node_proc)
+    if code != 0:
+        print(f'warning: the node exited with code {code}; see {log_path}', file=sys.stderr)
+    return events
+
+
+def _play(node_proc, out_path, log_path):
+    """The scenario against the running node: its publishers, the recording, the bag."""
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import Pose, PoseArray, PoseStamped, Twist
@@ -153,8 +167,6 @@ def run(out_path, domain_id):
     from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                            ReliabilityPolicy)
 
-    log_path = out_path.with_suffix('.node.log')
-    node_proc = start_node(CONFIG, domain_id, log_path=log_path)
     rclpy.init()
     node = rclpy.create_node('warehouse_scenario')
     events = {'warnings': [], 'contacts': [], 'ready': False, 'commands': []}
@@ -271,9 +283,6 @@ def run(out_path, domain_id):
     bag.close()
     node.destroy_node()
     rclpy.try_shutdown()
-    code = stop_node(node_proc)
-    if code != 0:
-        print(f'warning: the node exited with code {code}; see {log_path}', file=sys.stderr)
     return events
 
 
