@@ -211,27 +211,41 @@ def meeting_pairs_alone(world, repeats):
     pairs `world.predict(2 s)` finds meeting later than now (found beforehand, untimed): the
     part of a look-ahead no broad phase or culling can remove, since every such pair needs
     its exact time."""
-    from collision_monitor.kernels.constants import MotionModel
     from collision_monitor.kernels.toi import first_contacts
     predicted = world.predict(2.0, 'constant_acceleration')
     pairs = np.ascontiguousarray(predicted.pairs[predicted.time > 0.0])
+    view = world.view()
+    most = int(np.diff(view.bodies.vstart).max())
     return _median_call(first_contacts, (
-        (pairs, np.zeros(pairs.shape[0], np.bool_)), pairs.shape[0], world._motion,
-        world._packed_bodies, (world._aabb, world._swept),
-        int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._scratch, world._entry,
-        world._found), repeats)
+        (pairs, np.zeros(pairs.shape[0], np.bool_)), pairs.shape[0], _motion(world, view),
+        view.bodies, (view.boxes, view.swept_boxes), _models(world), 2.0,
+        np.zeros((1, 2, 4, most, 2)), np.zeros((1, 2, most)), np.zeros((pairs.shape[0], 8))),
+        repeats)
 
 
 def swept_boxes_alone(world, repeats):
     """Seconds (median) of `kinematics.swept_boxes` over the world's bodies (constant
     acceleration, 2 s, one thread): the other part of a look-ahead that no culling removes,
     every body's box swept over the horizon once."""
-    from collision_monitor.kernels.constants import MotionModel, set_kernel_threads
+    from collision_monitor.kernels.constants import set_kernel_threads
     from collision_monitor.kernels.kinematics import swept_boxes
     set_kernel_threads(1)
+    view = world.view()
     return _median_call(swept_boxes, (
-        world._motion, world.active, world._radius, world._aabb,
-        int(MotionModel.CONSTANT_ACCELERATION), 2.0, world._swept), repeats)
+        _motion(world, view), world.active, view.bodies.radius, view.boxes, _models(world),
+        2.0, np.zeros_like(view.swept_boxes)), repeats)
+
+
+def _motion(world, view):
+    """The world's `packed.Motion`, read through its public views."""
+    from collision_monitor.kernels.packed import Motion
+    return Motion(world.poses, view.twists, view.accelerations)
+
+
+def _models(world):
+    """Every body under constant acceleration, as the kernels take models."""
+    from collision_monitor.kernels.constants import MotionModel
+    return np.full(len(world.names), int(MotionModel.CONSTANT_ACCELERATION), np.intp)
 
 
 def lower_bound(sizes, ticks=65):
