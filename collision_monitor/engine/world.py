@@ -282,6 +282,7 @@ class WorldView(NamedTuple):
         The footprints as the kernels take them: every body's vertex offsets in one array
         (rows ``vstart[b]:vstart[b + 1]``), winding, convexity, bounding radius, centroid
         offset and `disc_box`.
+
     """
 
     boxes: np.ndarray
