@@ -15,6 +15,8 @@
 
 import dataclasses
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -51,6 +53,17 @@ def another_value(p):
 def test_readme_table_is_generated_from_the_parameter_table():
     assert markdown_table() in (ROOT / 'README.md').read_text()
     assert markdown_table(full=True) in (ROOT / 'docs' / 'parameters.md').read_text()
+
+
+def test_the_module_prints_the_tables_the_docs_hold():
+    """``python -m collision_monitor.monitor.config [--full]`` prints the README's and
+    docs/parameters.md's table, exactly; importing the module prints nothing."""
+    def run(*args):
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                              check=True, cwd=ROOT).stdout
+    assert run('-m', 'collision_monitor.monitor.config') == markdown_table()
+    assert run('-m', 'collision_monitor.monitor.config', '--full') == markdown_table(full=True)
+    assert run('-c', 'import collision_monitor.monitor.config') == ''
 
 
 def test_the_readme_lists_each_parameter_with_the_first_sentence_of_its_description():
@@ -94,6 +107,14 @@ def test_every_runtime_parameter_reaches_the_config(param):
 def test_bad_runtime_changes_name_the_parameter(changes, message):
     with pytest.raises(ValueError, match=message):
         runtime_update(two_bodies(), changes)
+
+
+def test_a_read_only_parameter_is_refused_by_its_name_alone():
+    """The first read-only parameter of a change, in name order, is named, and nothing else
+    is said: the node relays this text as the reason of its refusal."""
+    with pytest.raises(ValueError) as refused:
+        runtime_update(two_bodies(), {'frame_id': 'odom', 'autostart': False, 'horizon': 1.0})
+    assert str(refused.value) == 'autostart: read only while the node runs'
 
 
 def test_runtime_parameters_are_those_marked_in_the_table():

@@ -845,16 +845,22 @@ def test_the_gate_slows_linearly_over_a_band_of_any_width():
     assert m.gate_scale(2.0, 0.0, 0.0) == pytest.approx(0.5)  # 3 m at 2 m/s
 
 
-def test_backing_away_slower_than_a_box_closes_in_still_pushes_into_it():
-    """The box (listed first) touches the robot and comes on at 0.5 m/s: backing off at
-    0.3 m/s still closes on it, so the gate stops it; at 0.8 m/s it gets away."""
+@pytest.mark.parametrize('axis', [0, 1])
+def test_backing_away_slower_than_a_box_closes_in_still_pushes_into_it(axis):
+    """The box (listed first) touches the robot ahead (x) or on its left (y) and comes on at
+    0.5 m/s: backing off at 0.3 m/s still closes on it, so the gate stops it; at 0.8 m/s it
+    gets away."""
     m = Monitor(config({'box': body(pose_topic='/b'), 'robot': body(pose_topic='/r')},
                        **{'gate.enabled': True, 'gate.body': 'robot'}))
     for t in (0.0, 0.1, 0.2):
-        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': (0.9 - 0.5 * t, 0.0, 0.0)})
+        box = [0.0, 0.0, 0.0]
+        box[axis] = 0.9 - 0.5 * t
+        feed(m, t, {'robot': (0.0, 0.0, 0.0), 'box': tuple(box)})
         m.tick(t)
-    assert m.gate_scale(-0.3, 0.0, 0.0) == 0.0
-    assert m.gate_scale(-0.8, 0.0, 0.0) == 1.0
+    for speed, scale in ((0.3, 0.0), (0.8, 1.0)):
+        command = [0.0, 0.0, 0.0]
+        command[axis] = -speed
+        assert m.gate_scale(*command) == scale
 
 
 @pytest.mark.parametrize('box, normal, command', [
