@@ -227,7 +227,7 @@ def swept_boxes_alone(world, repeats):
     """Seconds (median) of `kinematics.swept_boxes` over the world's bodies (constant
     acceleration, 2 s, one thread): the other part of a look-ahead that no culling removes,
     every body's box swept over the horizon once."""
-    from collision_monitor.kernels.constants import set_kernel_threads
+    from collision_monitor.kernels.threads import set_kernel_threads
     from collision_monitor.kernels.kinematics import swept_boxes
     set_kernel_threads(1)
     view = world.view()
@@ -260,6 +260,7 @@ def lower_bound(sizes, ticks=65):
     bound s)``, medians over the ticks after the first five."""
     from collision_monitor import CollisionWorld
     from collision_monitor.kernels.narrowphase import narrow_phase, place_bodies
+    from collision_monitor.kernels.packed import ContactRows, Features
     rows = []
     for n in sizes:
         scene = make_scene(n, 8, 0.02, seed=n)
@@ -269,10 +270,15 @@ def lower_bound(sizes, ticks=65):
             world.add_body(f'b{k}', fp)
         world.set_poses(scene.poses)
         world.detect()
-        active = world.active
-        buffers = world._buffers[0]  # the set detect wrote last: the same memory
-        args = (world._poses, world._packed_bodies, world._aabb, world._pair_vertices,
-                buffers.rows, buffers.features)
+        active = world.active.copy()
+        bodies = world.view().bodies
+        most = int(np.diff(bodies.vstart).max())
+        boxes, placed_at = np.zeros((n, 4)), np.full((n, 3), np.nan)
+        scratch = np.zeros((2, most, 2))
+        out = (ContactRows(np.zeros((4 * n, 2), np.intp), np.zeros(4 * n, np.int8),
+                           np.zeros((4 * n, 2)), np.zeros(4 * n), np.zeros(4 * n + 1, np.intp)),
+               Features(np.zeros((16 * n, 2)), np.zeros((16 * n, 2)), np.zeros(16 * n, np.int8),
+                        np.zeros((16 * n, 2), np.intp)))
         ours, bound = [], []
         for _ in range(ticks):
             scene.advance(0.02)
@@ -282,9 +288,10 @@ def lower_bound(sizes, ticks=65):
             ours.append(time.perf_counter() - t)
             touching = np.ascontiguousarray(touching)
             t = time.perf_counter()
-            place_bodies(world._poses, active, world._packed_bodies, *world._placement)
+            place_bodies(scene.poses, active, bodies, boxes, placed_at)
             if touching.shape[0]:
-                narrow_phase(touching, touching.shape[0], *args)
+                narrow_phase(touching, touching.shape[0], scene.poses, bodies, boxes, scratch,
+                             *out)
             bound.append(time.perf_counter() - t)
         rows.append((n, float(np.median(ours[5:])), float(np.median(bound[5:]))))
     return rows

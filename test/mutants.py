@@ -132,6 +132,7 @@ def _kernels_2d(name):
 # module (relative to the package) -> the tests that cover it
 TARGETS = {
     'kernels/trig.py': ['test/test_trig.py'],
+    'kernels/threads.py': ['test/test_threads.py', 'test/test_world.py'],
     'kernels/kinematics.py': ['test/test_kinematics.py', 'test/test_toi.py'],
     'kernels/rigid.py': ['test/test_rigid.py', 'test/test_toi.py', 'test/test_world.py'],
     'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],

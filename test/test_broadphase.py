@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from collision_monitor import CollisionWorld, World
-from collision_monitor.kernels import broadphase, tuning
+from collision_monitor.kernels import tuning
 from collision_monitor.kernels.broadphase import grid_pairs, GridWorkspace, PairCache
 from shapes import brute_force_pairs, build, random_scene, UNIT
 
@@ -75,20 +75,6 @@ def test_a_body_leaving_its_fat_box_through_one_side_finds_its_new_pairs(directi
         assert brute_force_pairs(view.boxes, active, view.movable) <= kept, tick
 
 
-def _grid_runs(monkeypatch, cache):
-    """A list that gets one entry each time `cache` runs the grid (twice when its pairs
-    array grows), not the world's own caches."""
-    runs = []
-    grid = broadphase.grid_pairs
-
-    def counted(*args):
-        if args[0] is cache.fat:
-            runs.append(1)
-        return grid(*args)
-    monkeypatch.setattr(broadphase, 'grid_pairs', counted)
-    return runs
-
-
 def _check_kept(cache, count, aabb, active, movable):
     """The kept pairs are exactly the pairs of overlapping fat boxes (brute force), each
     once, and so hold every pair of overlapping boxes."""
@@ -100,7 +86,7 @@ def _check_kept(cache, count, aabb, active, movable):
     assert np.array_equal(cache.fat_active, active)
 
 
-def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move(monkeypatch):
+def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move():
     """Pairs kept across ticks (fat boxes) are always the pairs of overlapping fat boxes,
     through small steps, jumps and bodies leaving and joining; small steps reuse them."""
     rng = np.random.default_rng(7)
@@ -109,7 +95,6 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move(monkeypatch):
     world.detect()
     active = world.active.copy()
     cache = PairCache(len(shapes))
-    runs = _grid_runs(monkeypatch, cache)
     velocity = rng.uniform(-1.0, 1.0, (len(shapes), 3))
     for tick in range(120):
         poses = poses + 0.01 * velocity
@@ -123,11 +108,11 @@ def test_kept_pairs_hold_every_overlapping_pair_as_bodies_move(monkeypatch):
         view = world.view()
         count = cache.candidates(view.boxes, active, view.movable)
         _check_kept(cache, count, view.boxes, active, view.movable)
-    assert len(runs) < 60
+    assert cache.grids < 60
 
 
 @pytest.mark.parametrize('seed', range(4))
-def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monkeypatch):
+def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed):
     """A few bodies walk and wander through 400 still ones (some static), some leaving and
     joining the active set: the grid runs once, every later tick refiles the few that left
     their fat boxes, and the kept pairs stay exactly those of overlapping fat boxes.  Then
@@ -138,9 +123,7 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
     world.detect()
     n = len(shapes)
     active = world.active.copy()
-    cache = PairCache(n)
-    cache.pairs = np.zeros((40 * n, 2), np.intp)  # room enough: one grid run, no regrowth
-    runs = _grid_runs(monkeypatch, cache)
+    cache = PairCache(n, rows=40 * n)  # room enough: one grid run, no regrowth
     movers = rng.choice(np.flatnonzero(world.view().movable), 3, replace=False)
     velocity = rng.uniform(-3.0, 3.0, (3, 3))
     refiled = 0
@@ -155,7 +138,7 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
         count = cache.candidates(view.boxes, active, view.movable)
         refiled += tick > 0 and not np.array_equal(fat, cache.fat)
         _check_kept(cache, count, view.boxes, active, view.movable)
-    assert runs == [1] and refiled >= 10
+    assert cache.grids == 1 and refiled >= 10
     jumpers = rng.choice(np.flatnonzero(active), tuning.REFIT_BODIES + 1, replace=False)
     poses[jumpers, :2] += 3.0 * np.sign(rng.uniform(-1, 1, (len(jumpers), 2)))
     world.set_poses(poses)
@@ -163,10 +146,10 @@ def test_a_few_movers_among_still_bodies_are_refiled_without_the_grid(seed, monk
     view = world.view()
     count = cache.candidates(view.boxes, active, view.movable)
     _check_kept(cache, count, view.boxes, active, view.movable)
-    assert runs == [1, 1]
+    assert cache.grids == 2
 
 
-def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it(monkeypatch):
+def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it():
     """A row of still squares (neighbours' fat boxes overlapping), two more of them stepping
     out of their fat boxes each tick: every tick refiles them until the bodies refiled since
     the grid number more than `REFIT_BODIES`; that tick runs the grid, and the count starts
@@ -176,7 +159,6 @@ def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it(monk
     aabb = np.column_stack([x, np.zeros(n), x + 1.0, np.ones(n)])
     active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
     cache = PairCache(n)
-    runs = _grid_runs(monkeypatch, cache)
     cache.candidates(aabb, active, movable)
     per_tick = 2
     cycle = tuning.REFIT_BODIES // per_tick  # ticks of refits after each grid
@@ -186,29 +168,24 @@ def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it(monk
         count = cache.candidates(aabb, active, movable)
         _check_kept(cache, count, aabb, active, movable)
         assert count >= n - 1
-        assert len(runs) == 1 + sum(t <= tick for t in grid_ticks), tick
+        assert cache.grids == 1 + sum(t <= tick for t in grid_ticks), tick
     assert len(grid_ticks) >= 2
 
 
 def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
-    """A refiled body whose new pairs overflow the kept array: `refit_pairs` says -1 and the
-    cache, rebuilt by the grid with a larger array, holds every pair."""
+    """A refiled body whose new pairs overflow the kept array: the refit gives way to the
+    grid, which finds more pairs than rows, and to the grid again once the cache grew; the
+    cache then holds every pair."""
     n = 40
     aabb = np.column_stack([np.arange(n) * 3.0, np.zeros(n), np.arange(n) * 3.0 + 1.0,
                             np.ones(n)])
     active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
-    cache = PairCache(n)
-    cache.pairs = np.zeros((2, 2), np.intp)
-    assert cache.candidates(aabb, active, movable) == 0
+    cache = PairCache(n, rows=2)
+    assert cache.candidates(aabb, active, movable) == 0 and cache.grids == 1
     aabb[0] = [0.0, 0.0, 3.0 * n, 1.0]  # body 0 now spans every other box
-    assert broadphase.refit_pairs(aabb, active, movable, tuning.FAT_MARGIN,
-                                  cache.kept()) == -1
-    cache.valid = True  # as if the kernel had not said: candidates refits and rebuilds
-    cache.fat[:] = 0.0
-    cache.fat_active[:] = False
     count = cache.candidates(aabb, active, movable)
     _check_kept(cache, count, aabb, active, movable)
-    assert count == n - 1
+    assert count == n - 1 and cache.grids == 3
 
 
 def test_a_long_wall_keeps_no_pair_with_bodies_metres_away():

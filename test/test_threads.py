@@ -18,7 +18,7 @@ import threading
 import numba
 import pytest
 
-from collision_monitor.kernels.constants import call_parallel, set_kernel_threads
+from collision_monitor.kernels.threads import call_parallel, set_kernel_threads
 from collision_monitor.kernels.tuning import PARALLEL_WORK
 
 pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,

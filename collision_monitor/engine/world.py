@@ -20,21 +20,21 @@ import weakref
 import numba
 import numpy as np
 
-from ..kernels.broadphase import PairCache
-from ..kernels.constants import (FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS,
-                                 set_kernel_threads)
+from .tick_state import pack_bodies, TickState
+from ..kernels.constants import FLOAT, INDEX, MAX_COORDINATE, MotionModel, PREDICTORS
 from ..kernels.geometry2d.contact import Contact
 from ..kernels.geometry2d.primitives import centroid
 from ..kernels.geometry2d.validation import (is_convex, polygon_orientation,
                                              rows_finite_extent, validate_footprint)
-from ..kernels.kinematics import swept_boxes, vertices_ahead
+from ..kernels.kinematics import vertices_ahead
 from ..kernels.lookback import contact_onsets
 from ..kernels.motion import write_motion, write_poses
-from ..kernels.narrowphase import (box_fill, narrow_phase_slots, pair_distances,
-                                   place_and_narrow, place_bodies, place_vertices)
+from ..kernels.narrowphase import (box_fill, narrow_phase_slots, pair_distances, place_and_pair,
+                                   place_vertices)
 from ..kernels.packed import Bodies, ContactRows, Features, Motion, PredictionRows
+from ..kernels.threads import set_kernel_threads, threads_for
 from ..kernels.toi import FirstContact, place_and_predict, search_pairs
-from ..kernels.tuning import DISC_BOX_FILL, PARALLEL_WORK
+from ..kernels.tuning import DISC_BOX_FILL
 
 
 _FSTART = ContactRows._fields.index('fstart')
@@ -282,6 +282,9 @@ class WorldView(NamedTuple):
         The footprints as the kernels take them: every body's vertex offsets in one array
         (rows ``vstart[b]:vstart[b + 1]``), winding, convexity, bounding radius, centroid
         offset and `disc_box`.
+    grids : (int, int)
+        How many times the grid ran for `detect`'s and for the look-ahead's candidates since
+        the body set last changed (the other calls refitted the kept pairs).
 
     """
 
@@ -295,6 +298,7 @@ class WorldView(NamedTuple):
     twists: np.ndarray
     accelerations: np.ndarray
     bodies: Bodies
+    grids: tuple
 
 
 class _ContactBuffers:
@@ -387,10 +391,7 @@ class CollisionWorld:
         (self._poses, self._twists, self._accels, self._has_pose, self._enabled,
          self._own_models) = self._stores
         self._effective = None  # each body's model value, made by `_models` when needed
-        self._packed = False
-        self._placed = False  # world vertices, boxes and centroids match poses and activity
-        # candidates of the last predict while nothing moved since (-1: none), for detect
-        self._swept_count = -1
+        self._tick = None  # the `TickState` of the body set (None: made at the next call)
         self._names = None
         # the last stamped tick: (stamp, pair keys i * N + j sorted, their began times,
         # active mask, names), as `lookback.contact_onsets` takes and writes it
@@ -400,6 +401,17 @@ class CollisionWorld:
         self._state_prev = Motion(*(np.zeros((0, 3), FLOAT) for _ in range(3)))  # its state
         self.predictor = 'arc'
         self.threads = None
+
+    @property
+    def threads(self):
+        """Threads of a large parallel call, as set (see Attributes)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, value):
+        pool = numba.config.NUMBA_NUM_THREADS
+        self._parallel_count = max(1, min(int(value or pool), pool))  # made once, not a tick
+        self._threads = value
 
     @property
     def predictor(self):
@@ -440,7 +452,7 @@ class CollisionWorld:
         self._names = None
         self._grow_rows()
         self._own_models[-1] = model
-        self._packed = False
+        self._tick = None
         if pose is not None:
             self._poses[-1] = pose[0]
             self._has_pose[-1] = True
@@ -450,7 +462,7 @@ class CollisionWorld:
         """Replace a body's footprint (its index, pose and flags stay)."""
         body = self._bodies[self.index(name)]
         self._bodies[self.index(name)] = _Body(name, footprint, body.static)
-        self._packed = False
+        self._tick = None
 
     def _grow_rows(self):
         """One more row of per-body state (pose, twist, acceleration zero; no pose yet;
@@ -509,7 +521,7 @@ class CollisionWorld:
         self._effective = None
         self._index = {b.name: i for i, b in enumerate(self._bodies)}
         self._names = None
-        self._packed = False
+        self._tick = None
 
     def index(self, name):
         """Return the index of a body, or raise KeyError naming it."""
@@ -668,24 +680,25 @@ class CollisionWorld:
         if times.shape != idx.shape or not np.isfinite(times).all():
             raise ValueError(f'times must be {idx.size} finite numbers, got {times}')
         models = self._models(predictor)
-        self._pack()
+        tick = self._pack()
+        vstart = tick.bodies.vstart
         starts = np.zeros(idx.size + 1, INDEX)
-        np.cumsum(self._vstart[idx + 1] - self._vstart[idx], out=starts[1:])
+        np.cumsum(vstart[idx + 1] - vstart[idx], out=starts[1:])
         vertices = np.empty((starts[-1], 2), FLOAT)
-        vertices_ahead(idx, times, self._motion, self._offsets, self._vstart, models,
-                       vertices)
+        vertices_ahead(idx, times, tick.motion, tick.bodies.offsets, vstart, models, vertices)
         return vertices, starts
 
     def view(self):
         """`WorldView`: read-only views of the boxes, candidate pairs and motion the last
         calls left."""
-        self._pack()
-        near, swept = self._near, self._swept_near
-        arrays = (self._aabb, near.fat, near.pairs[:max(near.count, 0)], self._swept,
-                  swept.pairs[:max(self._swept_count, 0)], self._movable,
-                  self._packed_bodies.disc_box, self._twists, self._accels)
-        bodies = Bodies(*_read_only(*(a.view() for a in self._packed_bodies)))
-        return WorldView(*_read_only(*(a.view() for a in arrays)), bodies)
+        tick = self._pack()
+        near, swept = tick.near, tick.swept_near
+        arrays = (tick.boxes, near.fat, near.pairs[:near.count], tick.swept_boxes,
+                  swept.pairs[:swept.count if tick.paired else 0], tick.movable,
+                  tick.bodies.disc_box, self._twists, self._accels)
+        bodies = Bodies(*_read_only(*(a.view() for a in tick.bodies)))
+        return WorldView(*_read_only(*(a.view() for a in arrays)), bodies,
+                         (near.grids, swept.grids))
 
     def placed_vertices(self):
         """Return every body's vertices in the world frame at its current pose, packed.
@@ -699,10 +712,10 @@ class CollisionWorld:
         starts : (n + 1,) intp
 
         """
-        self._pack()
-        vertices = np.empty_like(self._offsets)
-        place_vertices(self._poses, self._packed_bodies, vertices)
-        return vertices, self._vstart.copy()
+        bodies = self._pack().bodies
+        vertices = np.empty_like(bodies.offsets)
+        place_vertices(self._poses, bodies, vertices)
+        return vertices, bodies.vstart.copy()
 
     def distances(self, pairs):
         """Return the least distance (m) between the boundaries of each pair of active bodies
@@ -721,10 +734,10 @@ class CollisionWorld:
         active = self.active
         if not active[idx].all():
             raise ValueError('distances are between active bodies (posed and not left out)')
-        self._pack()
-        self._place(active)
+        tick = self._pack()
+        tick.ensure_placed(active)
         out = np.empty(idx.shape[0], FLOAT)
-        pair_distances(idx, self._poses, self._packed_bodies, self._aabb, self._pair_vertices,
+        pair_distances(idx, self._poses, tick.bodies, tick.boxes, tick.slot_vertices[0],
                        out)
         return out
 
@@ -742,39 +755,45 @@ class CollisionWorld:
         """
         self._pack()
         active = self.active
-        if self._swept_count >= 0:  # predict's swept candidates hold the pairs touching now
-            return self._contacts(self._swept_near.pairs, self._swept_count, stamp, active)
-        near = self._near
-        buffers = self._take_back()
-        if not self._placed and near.valid and near.count:
-            # the usual tick with candidates: one compiled call (without, the narrow phase
-            # is skipped and two small calls cost less than this one's twenty arrays)
-            threads = self._parallel(near.count * self._pair_vertices.shape[1])
-            n_pairs, nc, nf = place_and_narrow(
-                self._poses, active, self._movable, self._bodies_args, self._placement,
-                near.kept(), self._narrow_slots(threads), buffers.rows_args,
-                buffers.features_args)
-            self._placed = True
-            near.settle(n_pairs)
-            if n_pairs >= 0 and nf <= buffers.features.xy.shape[0]:
-                return self._wrap_contacts(nc, nf, stamp, active)
-        self._place(active)
-        pairs, n_pairs = self._broad_phase(near, self._aabb, active)
-        return self._contacts(pairs, n_pairs, stamp, active)
+        nc, nf = self._contact_phase(active)
+        return self._wrap_contacts(nc, nf, stamp, active)
 
-    def _contacts(self, pairs, n_pairs, stamp, active):
-        """Narrow phase over the first n_pairs candidates, look-back, `Contacts`."""
-        nc = nf = 0
-        while n_pairs:
+    def _contact_phase(self, active):
+        """The narrow phase of a tick into the buffers `_take_back` gives: ``(contacts,
+        feature rows)``.
+
+        One route: `narrowphase.place_and_pair` places the bodies unless placed and brings
+        the candidate pairs up to date unless current (predict's swept candidates while
+        current, as they hold every pair touching now; else the near cache, refitted or
+        rebuilt for the current boxes), called again when the pairs need more room; then,
+        when there are candidates, `narrow_phase_slots` on the threads their count asks for,
+        called again when the features need more room.
+        """
+        tick = self._tick
+        current = tick.paired
+        cache, boxes = ((tick.swept_near, tick.swept_boxes) if current
+                        else (tick.near, tick.boxes))
+        while not current:  # (current swept candidates come with placed bodies)
+            n_pairs = place_and_pair(self._poses, active, tick.movable, tick.bodies_args,
+                                     (tick.boxes, tick.placed_at, tick.placed),
+                                     (boxes, cache.arrays()))
+            tick.placed = True
+            if n_pairs <= cache.pairs.shape[0]:
+                break
+            cache.grow(n_pairs)
+            self._grow_contacts(cache.pairs.shape[0])
+        n_pairs = cache.count
+        while True:
             buffers = self._take_back()
-            threads = self._parallel(n_pairs * self._pair_vertices.shape[1])
-            nc, nf = narrow_phase_slots(pairs, n_pairs, self._poses, self._bodies_args,
-                                        self._aabb, self._narrow_slots(threads),
+            if not n_pairs:
+                return 0, 0
+            threads = self._parallel(n_pairs * tick.most_vertices())
+            nc, nf = narrow_phase_slots(cache.pairs, n_pairs, self._poses, tick.bodies_args,
+                                        tick.boxes, tick.narrow_slots(threads),
                                         buffers.rows_args, buffers.features_args)
             if nf <= buffers.features.xy.shape[0]:
-                break
+                return nc, nf
             self._grow_features(2 * nf)
-        return self._wrap_contacts(nc, nf, stamp, active)
 
     def _wrap_contacts(self, nc, nf, stamp, active):
         """`Contacts` of the first nc contact rows and nf feature rows, with their look-back.
@@ -860,7 +879,8 @@ class CollisionWorld:
 
         """
         models = self._look_ahead(horizon, predictor)
-        return self._packed_predictions(self._predict(models, horizon, True))
+        return self._packed_predictions(self._prediction_phase(models, horizon, True,
+                                                               _NO_PAIRS))
 
     def step(self, horizon, predictor=None, stamp=None):
         """One tick: ``(detect(stamp), predict(horizon, predictor))`` with one broad phase.
@@ -873,45 +893,58 @@ class CollisionWorld:
         and `detect` in turn.
         """
         models = self._look_ahead(horizon, predictor)
-        self._predict(models, horizon, False)
+        self._prediction_phase(models, horizon, False, _NO_PAIRS)
         contacts = self.detect(stamp)
         known = self._buffers[0].rows.pairs[:len(contacts)] if len(contacts) else _NO_PAIRS
-        return contacts, self._packed_predictions(self._search(models, horizon, known))
+        return contacts, self._packed_predictions(self._prediction_phase(models, horizon, True,
+                                                                         known))
 
     def _look_ahead(self, horizon, predictor):
-        """The per-body models of a look-ahead of `horizon` s (`_models`); ValueError for a
+        """Start a look-ahead of `horizon` s: its per-body models (`_models`); ValueError for a
         bad horizon."""
         if not horizon > 0.0 or not math.isfinite(horizon):
             raise ValueError(f'horizon must be a positive number of seconds, got {horizon}')
-        return self._models(predictor)
+        models = self._models(predictor)
+        self._pack().look_ahead()
+        return models
 
-    def _predict(self, models, horizon, search):
-        """predict's swept candidates and, with `search`, their first contacts: returns how
-        many meet (`pack_predictions`), or -1 without the search."""
-        self._pack()
-        active = self.active
-        cache = self._swept_near
-        sweep_threads = self._parallel(len(self._bodies))
-        if cache.valid:  # the usual tick: one compiled call while the kept candidates hold
-            search_here = search and (self._threads_for(cache.count * self._scratch.shape[3])
-                                      == sweep_threads)
+    def _prediction_phase(self, models, horizon, searching, known):
+        """The look-ahead of a tick: the swept boxes and their candidate pairs and, when
+        `searching`, the first contacts among them (`known` those touching now) into the
+        prediction rows; returns how many meet (-1 when not searching).
+
+        Two routes, picked here: while the swept candidates are not current,
+        `toi.place_and_predict` places the bodies unless placed, sweeps them unless swept,
+        finds the candidates and searches them, in one call on the threads the bodies'
+        count asks for (called again when the candidates need more room); once they are
+        current (`step`'s search after its narrow phase, or a search that wants other
+        threads than the sweep), `toi.search_pairs` alone, on the threads of the
+        candidates' count.
+        """
+        tick = self._tick
+        cache = tick.swept_near
+        while not tick.paired:
+            threads = self._parallel(len(self._bodies))
             n_pairs, k = place_and_predict(
-                self._motion_args, active, self._bodies_args, (*self._placement, self._placed),
-                (self._swept, self._movable, cache.kept()), models, float(horizon),
-                search_here, self._search_args(), self._p_args)
-            self._placed = True
-            cache.settle(n_pairs)
-            if n_pairs >= 0:
-                self._swept_count = n_pairs
-                if k >= 0 or not search:
-                    return k
-                return self._search(models, horizon, _NO_PAIRS)
-        else:
-            self._place(active)
-            swept_boxes(self._motion, active, self._radius, self._aabb, models,
-                        float(horizon), self._swept)
-        _, self._swept_count = self._broad_phase(cache, self._swept, active)
-        return self._search(models, horizon, _NO_PAIRS) if search else -1
+                tick.motion_args, self.active, tick.bodies_args,
+                (tick.boxes, tick.placed_at, tick.placed),
+                (tick.swept_boxes, tick.movable, cache.arrays(), tick.swept),
+                (models, float(horizon)), (threads, self._parallel_count),
+                (searching, known, tick.search_args), tick.rows_args)
+            tick.placed = tick.swept = True
+            if n_pairs > cache.pairs.shape[0]:
+                cache.grow(n_pairs)
+                self._grow_contacts(cache.pairs.shape[0])
+                continue
+            tick.paired = True
+            if k >= 0 or not searching:
+                return k
+        if not cache.count:
+            return 0
+        self._parallel(cache.count * tick.most_vertices())
+        return search_pairs(cache.pairs, cache.count, known, tick.motion_args,
+                            tick.bodies_args, (tick.boxes, tick.swept_boxes), models,
+                            float(horizon), tick.search_args, tick.rows_args)
 
     def _models(self, predictor):
         """(N,) intp: each body's `MotionModel` value.  `predictor` None: its own (see
@@ -923,28 +956,13 @@ class CollisionWorld:
             self._effective = np.where(own >= 0, own, int(self._default_model)).astype(INDEX)
         return self._effective
 
-    def _search_args(self):
-        """`toi.search_pairs`' ``(scratch, entry, touching, found)``."""
-        return self._scratch, self._entry, self._touching, self._found
-
-    def _search(self, models, horizon, known):
-        """`search_pairs` over predict's swept candidates, `known` the contacts among them
-        (`_NO_PAIRS` for none known); returns how many meet."""
-        n_pairs = self._swept_count
-        if not n_pairs:
-            return 0
-        self._parallel(n_pairs * self._scratch.shape[3])
-        return search_pairs(self._swept_near.pairs, n_pairs, known, self._motion_args,
-                            self._bodies_args, (self._aabb, self._swept), models,
-                            float(horizon), self._search_args(), self._p_args)
-
     def _packed_predictions(self, k):
         """`Predictions` of the first k rows `pack_predictions` wrote."""
         if k == 0:  # shared empty read-only arrays, no copies
             return Predictions(self.names, *_NO_PREDICTIONS)
         # numpy's copies: a compiled call returning the seven arrays boxes each of them, 3.4 us
         # against 1.9 back to back and 87 us against 61 after a 21 ms pause (measured)
-        pairs, time, side, vertex, edge, point, normal = self._p_out
+        pairs, time, side, vertex, edge, point, normal = self._tick.rows
         return Predictions(self.names, pairs[:k].copy(), time[:k].copy(), side[:k].copy(),
                            vertex[:k].copy(), edge[:k].copy(), point[:k].copy(),
                            normal[:k].copy())
@@ -956,9 +974,10 @@ class CollisionWorld:
         began, keys, key_began = np.empty(nc), np.empty(nc, np.int64), np.empty(nc)
         if nc:
             last = _NO_HISTORY if self._history is None else self._history[:4]
+            tick = self._tick
             contact_onsets(pairs, len(self._bodies), stamp, last, tuple(self._state_prev),
-                           self._bodies_args, self._models(None),
-                           (self._scratch[0], self._entry[0]), (began, keys, key_began))
+                           tick.bodies_args, self._models(None),
+                           (tick.scratch[0], tick.entry[0]), (began, keys, key_began))
         # this tick's state becomes the previous one (buffers swap, no allocation)
         spare = self._state_spare
         for dst, src in zip(spare, (self._poses, self._twists, self._accels)):
@@ -1025,79 +1044,31 @@ class CollisionWorld:
                 raise ValueError(f'bodies are names or integer indices, got {b!r}')
         return out
 
-    def _place(self, active):
-        """Boxes of the active bodies, once per change of state (a tick's detect and predict
-        share them)."""
-        if not self._placed:
-            place_bodies(self._poses, active, self._bodies_args, *self._placement)
-            self._placed = True
-
     def _moved(self):
-        """Poses, activity or bodies changed: placement and predict's candidates are out of
-        date."""
-        self._placed = False
-        self._swept_count = -1
+        """Poses or activity changed: nothing placed or swept is current."""
+        if self._tick is not None:
+            self._tick.invalidate()
 
     def _parallel(self, work):
         """Set the threads of the parallel kernel this world calls next (numba's setting is
-        per calling thread and stays) for `work` (`_threads_for`); return them."""
-        threads = self._threads_for(work)
+        per calling thread and stays) for `work` (`threads.threads_for`); return them."""
+        threads = threads_for.py_func(work, self._parallel_count)  # the rule, as Python
         set_kernel_threads(threads)
         return threads
 
-    def _narrow_slots(self, threads):
-        """`narrow_phase_slots`' ``(threads, scratch, fstart, counts)``."""
-        return threads, self._slot_vertices, self._slot_fstart, self._slot_counts
-
-    def _threads_for(self, work):
-        """One thread below `PARALLEL_WORK` of work, else `threads` (None: numba's pool),
-        capped at the pool."""
-        pool = numba.config.NUMBA_NUM_THREADS
-        return 1 if work < PARALLEL_WORK else max(1, min(int(self.threads or pool), pool))
-
     def _pack(self):
-        if self._packed:
-            return
-        self._moved()
+        """The `TickState` of the current body set, made when it changed."""
+        if self._tick is not None:
+            return self._tick
         bodies = self._bodies
         n = len(bodies)
-        counts = np.array([b.offsets.shape[0] for b in bodies], dtype=INDEX)
-        self._vstart = np.zeros(n + 1, dtype=INDEX)
-        np.cumsum(counts, out=self._vstart[1:])
-        self._offsets = (np.ascontiguousarray(np.vstack([b.offsets for b in bodies]))
-                         if n else np.zeros((0, 2), FLOAT))
-        self._orient = np.array([b.orient for b in bodies], dtype=FLOAT)
-        self._convex = np.array([b.convex for b in bodies], dtype=np.bool_)
-        self._centroid_offsets = (np.array([b.centroid for b in bodies], dtype=FLOAT)
-                                  .reshape(n, 2))
-        self._radius = np.array([b.radius for b in bodies], dtype=FLOAT)
-        self._movable = np.array([not b.static for b in bodies], dtype=np.bool_)
-        self._packed_bodies = Bodies(self._offsets, self._vstart, self._orient, self._convex,
-                                     self._radius, self._centroid_offsets,
-                                     np.array([b.disc_box for b in bodies], dtype=np.bool_))
-        # the boxes, and the poses their vertex boxes were made at (none yet)
-        self._aabb = np.zeros((n, 4), FLOAT)
-        self._placement = (self._aabb, np.full((n, 3), np.nan))
-        self._motion = Motion(self._poses, self._twists, self._accels)
-        # the plain tuples the per-tick kernels take (`packed`), made once per body set
-        self._bodies_args, self._motion_args = tuple(self._packed_bodies), tuple(self._motion)
-        self._swept = np.zeros((n, 4), FLOAT)
-        slots, most = numba.config.NUMBA_NUM_THREADS, int(counts.max(initial=0))
-        # the narrow phase's scratch (the two placed polygons of a pair) per thread, and
-        # `narrow_phase_slots`' counts; its fstart rows come with the contact rows
-        self._slot_vertices = np.zeros((slots, 2, most, 2), FLOAT)
-        self._pair_vertices = self._slot_vertices[0]
-        self._slot_counts = np.zeros((slots, 2), INDEX)
-        self._scratch = np.zeros((slots, 2, 4, most, 2), FLOAT)
-        self._entry = np.zeros((slots, 2, most), FLOAT)
+        self._tick = TickState(pack_bodies(bodies),
+                               np.array([not b.static for b in bodies], dtype=np.bool_),
+                               Motion(self._poses, self._twists, self._accels))
         self._carry_history(n)
         self._state_spare = Motion(*(np.zeros((n, 3), FLOAT) for _ in range(3)))
-        # candidate pairs of detect (current boxes) and of predict and step (swept boxes)
-        self._near = PairCache(n)
-        self._swept_near = PairCache(n)
-        self._grow_contacts(self._near.pairs.shape[0])
-        self._grow_features(max(64, 4 * n))
-        self._packed = True
+        self._buffers = [_ContactBuffers(self._tick.found.shape[0], max(64, 4 * n)), None]
+        return self._tick
 
     def _carry_history(self, n):
         """Re-index the last stamped tick for the current body set (n bodies).
@@ -1124,31 +1095,16 @@ class CollisionWorld:
         order = np.argsort(keys)
         self._history = (stamp, keys[order], began[still][order], now_active, self.names)
 
-    def _broad_phase(self, cache, boxes, active):
-        """``(pairs, n_pairs)``: the candidates of `cache` (a `PairCache`) for these boxes,
-        with room for as many contacts."""
-        count = cache.candidates(boxes, active, self._movable)
-        if cache.pairs.shape[0] > self._found.shape[0]:
-            self._grow_contacts(cache.pairs.shape[0])
-        return cache.pairs, count
-
     def _grow_contacts(self, cap):
         """Room for `cap` contacts and predictions.  New contact buffers replace both sets:
         a `Contacts` reading the old ones goes on reading them, as nothing writes them now."""
-        features = 0 if self._buffers[0] is None else self._buffers[0].features.xy.shape[0]
-        self._buffers = [_ContactBuffers(cap, features), None]
-        self._slot_fstart = np.zeros(cap + numba.config.NUMBA_NUM_THREADS, INDEX)
-        self._found = np.zeros((cap, 8), FLOAT)
-        self._touching = np.zeros(cap, np.bool_)
-        self._p_out = PredictionRows(np.zeros((cap, 2), INDEX), np.zeros(cap, FLOAT),
-                                     np.zeros(cap, INDEX), np.zeros(cap, INDEX),
-                                     np.zeros(cap, INDEX), np.zeros((cap, 2), FLOAT),
-                                     np.zeros((cap, 2), FLOAT))
-        self._p_args = tuple(self._p_out)  # the kernels' plain tuple, made once per growth
+        if self._tick.ensure_room(cap):
+            features = self._buffers[0].features.xy.shape[0]
+            self._buffers = [_ContactBuffers(self._tick.found.shape[0], features), None]
 
     def _grow_features(self, cap):
         """Room for `cap` feature rows, as `_grow_contacts` for contacts."""
-        self._buffers = [_ContactBuffers(self._found.shape[0], cap), None]
+        self._buffers = [_ContactBuffers(self._tick.found.shape[0], cap), None]
 
 
 World = CollisionWorld

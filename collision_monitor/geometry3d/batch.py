@@ -29,7 +29,8 @@ from .gjk import gjk_into
 from .manifold import contact_manifold_kernel
 from .polyhedron import ConvexPolyhedron
 from .validation import as_indices
-from ..kernels.constants import call_parallel, FLOAT, INDEX, jit, jit_parallel
+from ..kernels.constants import FLOAT, INDEX, jit, jit_parallel
+from ..kernels.threads import call_parallel
 
 
 class PackedPolyhedra(NamedTuple):

@@ -24,8 +24,9 @@ carry over to the witness points on A and B.
 import numpy as np
 
 from .validation import as_points3
-from ..kernels.constants import call_parallel, DBL_EPS, jit, jit_inline
+from ..kernels.constants import DBL_EPS, jit, jit_inline
 from ..kernels.double_double import difference_of_products, two_sum
+from ..kernels.threads import call_parallel
 
 MAX_ITER = 128
 FLAT = 64.0 * DBL_EPS

@@ -325,49 +325,74 @@ def refit_pairs(aabb, active, movable, margin, kept):
     return count if count <= pairs.shape[0] else -1
 
 
+@jit
+def candidate_pairs(aabb, active, movable, cache):
+    """Bring the candidate pairs of `cache` (`PairCache.arrays()`) up to date with these boxes
+    and return their number: `refit_pairs` while the kept pairs hold, else `fatten` and
+    `grid_pairs`.  A count larger than the pairs array means they did not fit: the caller
+    grows the array (`PairCache.grow`) and calls again, which runs the grid."""
+    fat, fat_active, pairs, refiled, state, cell_start, order, order_key, cell_key, is_big = cache
+    if state[1]:
+        count = refit_pairs(aabb, active, movable, FAT_MARGIN,
+                            (fat, fat_active, pairs, state[0], refiled))
+        if count >= 0:
+            state[0] = count
+            return count
+    fatten(aabb, active, movable, FAT_MARGIN, fat, fat_active)
+    refiled[:] = 0
+    count = grid_pairs(fat, active, movable, pairs, cell_start, order, order_key, cell_key,
+                       is_big)
+    state[2] += 1
+    state[1] = count <= pairs.shape[0]
+    state[0] = count if state[1] else 0
+    return count
+
+
 class PairCache:
     """Candidate pairs of N bodies kept from tick to tick (see the module notes).
 
     `candidates(aabb, active, movable)` returns the number of candidate rows of `pairs`: every
     pair of active bodies whose fat boxes overlap, one of them movable, each once (smaller
     index first), which includes every pair of overlapping boxes.  The body set (N,
-    `movable`) is fixed for the cache's life.
+    `movable`) is fixed for the cache's life.  The compiled ticks take `arrays()` and call
+    `candidate_pairs` themselves; `count` and `grids` read what they left.  `rows` is the
+    first capacity of `pairs` (default ``max(16, 2 N)``); it grows as needed.
     """
 
-    def __init__(self, n_bodies):
+    def __init__(self, n_bodies, rows=None):
         self.grid = GridWorkspace(n_bodies)
         self.fat = np.zeros((n_bodies, 4))
         self.fat_active = np.zeros(n_bodies, np.bool_)
-        self.pairs = np.zeros((max(16, 2 * n_bodies), 2), INDEX)
         self.refiled = np.zeros(n_bodies, np.int8)
-        self.count = 0
-        self.valid = False
+        # the pairs' count, whether the kept pairs serve (else the grid runs next), and
+        # how many times the grid ran
+        self.state = np.zeros(3, np.int64)
+        self._room(max(16, 2 * n_bodies) if rows is None else rows)
 
-    def kept(self):
-        """``(fat, fat_active, pairs, count, refiled)`` as `refit_pairs` takes them."""
-        return self.fat, self.fat_active, self.pairs, self.count, self.refiled
+    def _room(self, rows):
+        self.pairs = np.zeros((rows, 2), INDEX)
+        self._arrays = (self.fat, self.fat_active, self.pairs, self.refiled, self.state,
+                        *self.grid.arrays())
 
-    def settle(self, count):
-        """Take the answer of a `refit_pairs` called in a compiled tick: the kept pairs' new
-        count, or -1 (the grid runs at the next `candidates`)."""
-        if count >= 0:
-            self.count = count
-        else:
-            self.valid = False
+    count = property(lambda self: int(self.state[0]),
+                     doc='Candidate pairs the last call left (rows of `pairs`).')
+    grids = property(lambda self: int(self.state[2]),
+                     doc='How many times the grid ran (the other calls refitted).')
+
+    def arrays(self):
+        """The cache as `candidate_pairs` takes it (one tuple, made when `pairs` is)."""
+        return self._arrays
+
+    def grow(self, count):
+        """Room for `count` pairs (twice as many); the next call runs the grid."""
+        if count > self.pairs.shape[0]:
+            self._room(2 * count)
+            self.state[1] = 0
 
     def candidates(self, aabb, active, movable):
         """Return the number of candidate pairs for these boxes (rows of `pairs`)."""
-        if self.valid:
-            self.settle(refit_pairs(aabb, active, movable, FAT_MARGIN, self.kept()))
-            if self.valid:
-                return self.count
-        fatten(aabb, active, movable, FAT_MARGIN, self.fat, self.fat_active)
-        self.refiled[:] = 0
         while True:
-            count = grid_pairs(self.fat, active, movable, self.pairs, *self.grid.arrays())
+            count = candidate_pairs(aabb, active, movable, self.arrays())
             if count <= self.pairs.shape[0]:
-                break
-            self.pairs = np.zeros((2 * count, 2), INDEX)
-        self.count = count
-        self.valid = True
-        return count
+                return count
+            self.grow(count)

@@ -48,12 +48,10 @@ angle A).
 """
 
 import enum
-import threading
 
 import numba
 import numpy as np
 
-from .tuning import PARALLEL_WORK
 
 FLOAT = np.float64
 INDEX = np.intp
@@ -73,44 +71,6 @@ caller's IR."""
 
 jit_parallel = numba.njit(parallel=True, **JIT_OPTIONS)
 """Decorator for kernels whose outer loop is a ``prange`` over independent items."""
-
-
-_threads_set = threading.local()
-
-
-def call_parallel(kernel, work, threads, *args):
-    """kernel(*args) on one thread when `work` < `PARALLEL_WORK`, else on `threads` (None:
-    numba's current setting); numba's setting is restored after."""
-    previous = _threads_set.count = numba.get_num_threads()
-    if work < PARALLEL_WORK:
-        threads = 1
-    elif threads is None:
-        threads = previous
-    set_kernel_threads(threads)
-    try:
-        kernel(*args)
-    finally:
-        set_kernel_threads(previous)
-
-
-def set_kernel_threads(threads):
-    """Threads of the parallel kernels this Python thread calls next (numba's setting is per
-    calling thread and stays), capped at numba's pool; return the previous setting.
-
-    The last setting made here is remembered per Python thread, and numba is only called
-    when it changes: numba's get and set cost about 1 us each back to back, and 60 to 80 us
-    at the first tick after a 20 ms pause (measured), twice a tick.  A change made directly
-    through numba in between is not seen here (`call_parallel` reads numba's setting); the
-    world's kernels then run on that many threads, with the same results.
-    """
-    previous = getattr(_threads_set, 'count', None)
-    if previous is None:
-        previous = numba.get_num_threads()
-    wanted = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
-    if wanted != previous:
-        numba.set_num_threads(wanted)
-    _threads_set.count = wanted
-    return previous
 
 
 MAX_COORDINATE = 1e9

@@ -24,7 +24,7 @@ scratch.
 import numba
 import numpy as np
 
-from .broadphase import refit_pairs
+from .broadphase import candidate_pairs
 from .constants import jit, jit_parallel
 from .geometry2d.contact import contact_on_axis, NO_AXIS, polygons_intersect_kernel
 from .geometry2d.distance import polygon_distance_kernel
@@ -32,7 +32,6 @@ from .geometry2d.primitives import box_padding, length_tolerance, pair_length_to
 from .geometry2d.separating_axis import sat_kernel
 from .packed import Bodies, ContactRows, Features, Polygon
 from .trig import rotate, sincos
-from .tuning import FAT_MARGIN
 
 
 def _turned_axes(samples):
@@ -323,22 +322,20 @@ def pair_distances(pairs, poses, bodies, aabb, scratch, out):
 
 
 @jit
-def place_and_narrow(poses, active, movable, bodies, placement, kept, slots, rows, features):
-    """A `detect` tick in one call while the kept candidate pairs serve: `place_bodies`,
-    `broadphase.refit_pairs` on the kept pairs, then `narrow_phase_slots` over them.
-    `placement` is ``(aabb, placed_at)`` as `place_bodies` takes them, `kept`
-    `broadphase.PairCache.kept()`.
+def place_and_pair(poses, active, movable, bodies, placement, candidates):
+    """The first part of a `detect` tick in one call: `place_bodies` unless placed, then the
+    candidate pairs of `candidates` (`broadphase.candidate_pairs`); returns their count.
 
-    Returns ``(pairs, contacts, features_needed)``, pairs the kept pairs' new count, or -1
-    when the grid must run (only the boxes are then written).  One dispatch instead of
-    three: for a small world the dispatches cost more than the work.  `bodies`, `rows` and
-    `features` are plain tuples (`packed`).
+    `placement` is ``(aabb, placed_at, placed)``: `place_bodies`' boxes and poses and whether
+    they are current; `candidates` ``(boxes, cache)``: the boxes the pairs are for and the
+    `broadphase.PairCache.arrays()`.  A count
+    above the pairs array's rows means they did not fit: the caller grows it and calls
+    again.  `bodies` is a plain tuple (`packed`).  The narrow phase is a call of its own,
+    on the threads the count asks for: its twenty arrays cost a tick without candidates
+    more than the call they would save.
     """
-    pairs = kept[2]
-    aabb, placed_at = placement
-    place_bodies(poses, active, bodies, aabb, placed_at)
-    n_pairs = refit_pairs(aabb, active, movable, FAT_MARGIN, kept)
-    if n_pairs <= 0:
-        return n_pairs, 0, 0
-    nc, nf = narrow_phase_slots(pairs, n_pairs, poses, bodies, aabb, slots, rows, features)
-    return n_pairs, nc, nf
+    aabb, placed_at, placed = placement
+    boxes, cache = candidates
+    if not placed:
+        place_bodies(poses, active, bodies, aabb, placed_at)
+    return candidate_pairs(boxes, active, movable, cache)

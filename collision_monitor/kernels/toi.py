@@ -60,7 +60,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .broadphase import refit_pairs
+from .broadphase import candidate_pairs
 from .constants import jit, jit_parallel
 from .geometry2d.contact import polygons_intersect_kernel
 from .geometry2d.primitives import (closest_on_segment, cross, norm, pair_length_tolerance,
@@ -73,7 +73,8 @@ from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
 from .rigid import (arc_step, is_rigid, origin_velocity, path_bounds, path_error, place_rigid,
                     rigid_state)
-from .tuning import CERTIFICATE_ROUNDS, CERTIFICATE_VERTICES, CLIP_ROUNDS, FAT_MARGIN
+from .threads import threads_for
+from .tuning import CERTIFICATE_ROUNDS, CERTIFICATE_VERTICES, CLIP_ROUNDS
 
 
 CORNER_SLACK = 1e-9
@@ -1314,39 +1315,43 @@ def pack_predictions(pairs, n_pairs, horizon, found, rows):
 
 
 @jit
-def place_and_predict(motion, active, bodies, placement, near, models, horizon, search_here,
-                      search, rows):
-    """A `predict` tick in one call while the kept swept candidates serve: `place_bodies`
-    (unless placed), `swept_boxes` into `swept`, `broadphase.refit_pairs` on the kept pairs
-    for the swept boxes, then, when `search_here`, `search_pairs` over them (none known to
-    touch) into `rows`.
+def place_and_predict(motion, active, bodies, placement, sweep, look, threads, search, rows):
+    """A `predict` tick in one call: `place_bodies` unless placed, `swept_boxes` unless
+    swept, the candidate pairs of the swept boxes (`broadphase.candidate_pairs`), then, when
+    searching, `search_pairs` over them into `rows`.
 
     `motion`, `bodies` and `rows` are a `packed.Motion`, `packed.Bodies` and
     `packed.PredictionRows` as plain tuples; `placement` is ``(aabb, placed_at, placed)``
-    (`place_bodies`' boxes and poses, and whether they are current), `near`
-    ``(swept, movable, kept)``: the swept boxes, which bodies move and the swept
-    `broadphase.PairCache.kept()`; `search` as `search_pairs` takes it.  Both parallel
-    kernels run on the threads the caller set (numba's setting cannot be changed in a cached
-    kernel): `search_here` False leaves the search to a caller that wants other threads for
-    it.
+    (`place_bodies`' boxes and poses, and whether they are current), `sweep` ``(swept,
+    movable, cache, swept)``: the swept boxes, which bodies move, the
+    `broadphase.PairCache.arrays()` of the swept candidates, and whether the boxes are
+    current; `look` ``(models, horizon)``; `search` ``(searching, known,
+    search)``, the last two as `search_pairs` takes them.  `threads` is
+    ``(running, parallel)``: the threads numba runs this call on (a cached kernel cannot set
+    them; the caller picks `threads.threads_for` the bodies) and those of a large search.
 
-    Returns ``(pairs, predictions)``: pairs the kept pairs' new count, or -1 when the grid
-    must run (only the boxes are then written); predictions -1 when not searched.  One
-    dispatch instead of six: after a pause of a few milliseconds each dispatch costs several
-    microseconds of cold caches, more than a small world's work.
+    Returns ``(pairs, predictions)``: the swept candidates' count, and how many meet, or -1
+    when not searched: when not searching, when the candidates exceed the pairs array (the
+    caller grows it and calls again) or when the search wants other threads than `running`
+    (the caller then calls `search_pairs` on those).
     """
     motion, bodies, rows = Motion(*motion), Bodies(*bodies), PredictionRows(*rows)
     aabb, placed_at, placed = placement
-    swept, movable, kept = near
-    pairs = kept[2]
+    swept, movable, cache, swept_now = sweep
+    models, horizon = look
+    running, parallel = threads
+    searching, known, search = search
     if not placed:
         place_bodies(motion.poses, active, bodies, aabb, placed_at)
-    swept_boxes(motion, active, bodies.radius, aabb, models, horizon, swept)
-    n_pairs = refit_pairs(swept, active, movable, FAT_MARGIN, kept)
-    if n_pairs < 0 or not search_here:
+    if not swept_now:
+        swept_boxes(motion, active, bodies.radius, aabb, models, horizon, swept)
+    n_pairs = candidate_pairs(swept, active, movable, cache)
+    pairs = cache[2]
+    if not searching or n_pairs > pairs.shape[0]:
         return n_pairs, -1
-    k = 0
-    if n_pairs:
-        k = search_pairs(pairs, n_pairs, pairs[:0], motion, bodies, (aabb, swept), models,
-                         horizon, search, rows)
-    return n_pairs, k
+    if n_pairs == 0:
+        return 0, 0
+    if threads_for(n_pairs * search[0].shape[3], parallel) != running:
+        return n_pairs, -1
+    return n_pairs, search_pairs(pairs, n_pairs, known, motion, bodies, (aabb, swept), models,
+                                 horizon, search, rows)
