@@ -23,7 +23,7 @@ import shapely
 
 from collision_monitor.kernels.geometry2d import contact, sat
 from collision_monitor.kernels.geometry2d.primitives import pair_length_tolerance
-from collision_monitor.kernels.geometry2d.separating_axis import _walked_sat, sat_kernel
+from collision_monitor.kernels.geometry2d.separating_axis import sat_kernel, walked_sat
 from collision_monitor.kernels.geometry2d.validation import is_convex, polygon_orientation
 from shapes import pose, rigid, simple_polygons, SQUARE, to_shapely
 
@@ -163,7 +163,7 @@ def test_a_walk_stopped_in_a_dent_gives_way_to_the_scan(flip):
     assert is_convex(a) and is_convex(b)
     oa, ob = polygon_orientation(a), polygon_orientation(b)
     tol = pair_length_tolerance(a, b)
-    walked = _walked_sat(a, oa, b, ob, tol, False)
+    walked = walked_sat(a, oa, b, ob, tol, False)
     assert not walked[3]  # the walk's answer did not hold up: the scan decides
     exact = _largest_separation_exactly(a, b)
     assert abs(walked[0] - exact) > 5e-13
@@ -190,7 +190,7 @@ def test_the_walk_agrees_with_the_scan_on_strictly_convex_polygons(n, m):
         oa, ob = polygon_orientation(a), polygon_orientation(b)
         tol = pair_length_tolerance(a, b)
         for early_exit in (False, True):
-            s, nx, ny, exact = _walked_sat(a, oa, b, ob, tol, early_exit)
+            s, nx, ny, exact = walked_sat(a, oa, b, ob, tol, early_exit)
             assert exact
             assert (s, nx, ny) == sat_kernel(a, oa, b, ob, tol, early_exit)
         best = max(sep for sep, _ in edge_separations(a, b))

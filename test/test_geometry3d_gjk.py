@@ -23,9 +23,9 @@ from scipy.spatial import ConvexHull
 from collision_monitor.geometry3d import (
     convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance, gjk_distance_batch,
     PolyhedronSet)
-from collision_monitor.geometry3d.gjk import (_closest_tetrahedron, _closest_triangle,
-                                              _nearest_edge, _on_line_exact, _origin_outside,
-                                              hull_tolerance)
+from collision_monitor.geometry3d.gjk import (closest_tetrahedron, closest_triangle,
+                                              hull_tolerance, nearest_edge, on_line_exact,
+                                              origin_outside)
 from shapes import boxes_tilted_over_slabs, CUBE, CUBE_V, qp_distance, resting_pairs
 
 
@@ -92,7 +92,7 @@ def test_the_triangle_step_finds_the_nearest_point_of_every_region():
         tri = rng.normal(size=(3, 3)) + rng.normal(size=3) * rng.choice([0.0, 1.0, 3.0])
         if np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0])) < 1e-3:
             continue
-        weights = np.array(_closest_triangle(tri, 0, 1, 2))
+        weights = np.array(closest_triangle(tri, 0, 1, 2))
         assert weights.min() >= -1e-12 and weights.sum() == pytest.approx(1.0, abs=1e-12)
         want = nearest_to_origin(tri)
         got = weights @ tri
@@ -102,7 +102,7 @@ def test_the_triangle_step_finds_the_nearest_point_of_every_region():
 
 
 def test_the_flat_triangle_step_gives_the_nearest_point_of_the_edges():
-    """`_nearest_edge` (the step of a triangle flat to rounding) against the nearest of the
+    """`nearest_edge` (the step of a triangle flat to rounding) against the nearest of the
     three edges' clamped projections (numpy), on triangles flat or not, the rows taken in
     every order: barycentric weights of the rows it names, each edge the winner."""
     rng = np.random.default_rng(16)
@@ -115,7 +115,7 @@ def test_the_flat_triangle_step_gives_the_nearest_point_of_the_edges():
         nearest = [nearest_on_segment(rows[u], rows[v]) for u, v in ((a, b), (b, c), (c, a))]
         gaps = np.linalg.norm(nearest, axis=1)
         best = int(np.argmin(gaps))
-        weights = np.array(_nearest_edge(rows, a, b, c))
+        weights = np.array(nearest_edge(rows, a, b, c))
         assert weights.min() >= 0.0 and weights.sum() == pytest.approx(1.0, abs=1e-12)
         got = weights @ rows[[a, b, c]]
         assert np.linalg.norm(got) == pytest.approx(gaps[best], rel=1e-12, abs=1e-12)
@@ -153,7 +153,7 @@ def test_the_triangle_step_with_exact_areas_sees_an_origin_picometres_beside_an_
              + 10 ** rng.uniform(-10, -6) * n / np.linalg.norm(n))
         w = np.ascontiguousarray(np.roll(p - q, rng.integers(3), axis=0))  # any edge
         supports = (w, np.zeros((1, 3)), np.arange(3), np.zeros(3, np.intp))
-        got = _closest_triangle(w, 0, 1, 2, supports)
+        got = closest_triangle(w, 0, 1, 2, supports)
         # barycentric coordinates of the origin's projection on the plane, exactly (the
         # side it falls on is that of the rounded points: rounding q moves it by 1e-14)
         points = exact_vectors(w)
@@ -191,7 +191,7 @@ def test_the_exact_line_point_is_the_origins_projection_to_a_few_eps():
         vb = (foot + 10 ** rng.uniform(-12, -3) * off / np.linalg.norm(off))[None]
         ia, ib = np.arange(2), np.zeros(2, np.intp)
         w = va - vb
-        got = np.array(_on_line_exact(w, (va, vb, ia, ib)))
+        got = np.array(on_line_exact(w, (va, vb, ia, ib)))
         w0, w1 = (np.array(exact_vectors(va))[k] - np.array(exact_vectors(vb))[0]
                   for k in (0, 1))
         ex = w1 - w0
@@ -213,7 +213,7 @@ def test_the_tetrahedron_step_finds_the_nearest_point_or_the_inside():
             continue
         coords = np.linalg.solve(edges, -w[0])
         bary = np.append(1.0 - coords.sum(), coords)
-        inside, *weights = _closest_tetrahedron(w)
+        inside, *weights = closest_tetrahedron(w)
         if np.abs(bary).min() < 1e-9:
             continue  # on a face: inside or not is rounding's call
         assert inside == (bary.min() > 0.0)
@@ -306,7 +306,7 @@ def test_micro_hulls_a_femtometre_apart_are_apart():
 
 
 def test_origin_outside_is_the_side_test_of_the_face_plane():
-    """`_origin_outside(w, a, b, c, d)` is False exactly when the origin lies strictly on d's
+    """`origin_outside(w, a, b, c, d)` is False exactly when the origin lies strictly on d's
     side of the plane of a, b, c (exact on integer points); a flat tetrahedron (d in that
     plane) leaves every face a candidate."""
     rng = np.random.default_rng(5)
@@ -320,7 +320,7 @@ def test_origin_outside_is_the_side_test_of_the_face_plane():
         origin_side = np.sign(n @ (-w[0]))
         d_side = np.sign(n @ (w[3] - w[0]))
         flat += d_side == 0
-        assert _origin_outside(w, 0, 1, 2, 3) == (not origin_side * d_side > 0)
+        assert origin_outside(w, 0, 1, 2, 3) == (not origin_side * d_side > 0)
     assert flat > 50
 
 
@@ -332,9 +332,9 @@ def test_a_parallelogram_of_support_points_is_flat():
     for _ in range(2000):
         a1, a2, b1, b2 = rng.normal(size=(4, 3))
         w = np.array([a1 - b1, a1 - b2, a2 - b1, a2 - b2])
-        assert all(_origin_outside(w, *f) for f in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1),
-                                                    (1, 2, 3, 0)))
-        assert not _closest_tetrahedron(w)[0]
+        assert all(origin_outside(w, *f) for f in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1),
+                                                   (1, 2, 3, 0)))
+        assert not closest_tetrahedron(w)[0]
 
 
 def _cso_gap(va, vb):

@@ -21,7 +21,7 @@ import shapely
 
 from collision_monitor.geometry3d import (
     contact_manifold, ConvexPolyhedron, gjk_distance, PolyhedronSet, separating_plane)
-from collision_monitor.geometry3d.manifold import _square_to_edges
+from collision_monitor.geometry3d.manifold import square_to_edges
 from shapes import (box_corners, boxes_apart_along_parallel_edges, boxes_tilted_over_slabs,
                     CUBE, hull, point_sets_apart, qp_closest, qp_distance, random_convex,
                     resting_pairs, ROOF, touching_shift, wedge_over_ridge)
@@ -388,7 +388,7 @@ def test_bodies_apart_take_the_direction_of_their_closest_points_as_normal():
 
 
 def test_an_offset_from_inside_any_edge_loses_its_part_along_that_edge():
-    """`_square_to_edges` on a turned box, for a point inside each of its edges in turn
+    """`square_to_edges` on a turned box, for a point inside each of its edges in turn
     (flat diagonals included): the offset less its part along that edge (numpy); at a
     vertex, or a micrometre off the edge's line, the offset as given."""
     rng = np.random.default_rng(3)
@@ -399,9 +399,9 @@ def test_an_offset_from_inside_any_edge_loses_its_part_along_that_edge():
         u = (v[j] - v[i]) / np.linalg.norm(v[j] - v[i])
         offset = rng.normal(size=3)
         inside = v[i] + rng.uniform(0.1, 0.9) * (v[j] - v[i])
-        got = _square_to_edges(body.arrays, tuple(inside), tuple(offset), body.tolerance)
+        got = square_to_edges(body.arrays, tuple(inside), tuple(offset), body.tolerance)
         assert np.allclose(got, offset - (offset @ u) * u, rtol=0, atol=1e-12)
         assert abs(np.dot(got, u)) < 1e-12
         for point in (v[i], inside + 1e-6 * np.cross(u, offset) / np.linalg.norm(offset)):
-            got = _square_to_edges(body.arrays, tuple(point), tuple(offset), body.tolerance)
+            got = square_to_edges(body.arrays, tuple(point), tuple(offset), body.tolerance)
             assert got == tuple(offset)

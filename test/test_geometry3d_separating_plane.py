@@ -20,7 +20,7 @@ from scipy.spatial.transform import Rotation
 from collision_monitor.geometry3d import (
     contact_manifold, convex_polyhedra_intersect, ConvexPolyhedron, gjk_distance,
     separating_plane)
-from collision_monitor.geometry3d.separating_plane import _edges_that_may_win, _face_axes
+from collision_monitor.geometry3d.separating_plane import edges_that_may_win, face_axes
 from shapes import (boxes_apart_along_parallel_edges, CUBE, CUBE_V, hull as hull_mesh,
                     lp_intersect, qp_distance, random_convex, ROOF, wedge_over_ridge)
 
@@ -194,8 +194,8 @@ def test_face_pass_survives_a_plateau_of_equal_heights():
     fan = ConvexPolyhedron(va, fa)
     lowest = np.empty(1, np.intp)
     up = np.array([[0.0, 0.0, 1.0, 0.0]])  # one face axis, +z, the climb starting at 0
-    (gap, *_), _ = _face_axes(up, fan.vertices, fan.adjacency, 1.0,
-                              (-np.inf, 0.0, 0.0, 0.0, 0.0, -1), np.inf, lowest)
+    (gap, *_), _ = face_axes(up, fan.vertices, fan.adjacency, 1.0,
+                             (-np.inf, 0.0, 0.0, 0.0, 0.0, -1), np.inf, lowest)
     assert gap == 0.0 and va[lowest[0], 2] == 0.0
     for shift in ([0.3, 0.2, -0.7], [0.1, -0.4, 0.9], [0.05, 0.1, 0.2]):
         vb, fb = CUBE[0] + shift, CUBE[1]
@@ -233,8 +233,8 @@ def test_edge_pruning_bound_holds_along_the_whole_arc(seed):
     dropped = 0
     for limit in (-0.6, -0.2, 0.0, 0.3, 0.9):
         keep = np.empty(len(body.edge_data), np.intp)
-        count = _edges_that_may_win(body.vertices, body.planes, body.edge_data, body.arcs,
-                                    codes, other, lowest, limit, keep)
+        count = edges_that_may_win(body.vertices, body.planes, body.edge_data, body.arcs,
+                                   codes, other, lowest, limit, keep)
         for e in sorted(set(range(len(body.edge_data))) - set(keep[:count])):
             p, _, f0, f1 = body.edge_data[e]
             arc = (1 - s) * body.normals[f0] + s * body.normals[f1]
@@ -264,8 +264,8 @@ def test_edge_pruning_finds_the_peak_inside_the_arc():
         ends = max(a @ w, b @ w)
         other = (body.vertices[p] + w)[None]
         for limit, kept in ((0.5 * (ends + 0.7), True), (0.7 * 1.001, False)):
-            count = _edges_that_may_win(body.vertices, body.planes, body.edge_data,
-                                        body.arcs, codes, other, lowest, limit, keep)
+            count = edges_that_may_win(body.vertices, body.planes, body.edge_data,
+                                       body.arcs, codes, other, lowest, limit, keep)
             assert (e in keep[:count]) == kept
 
 

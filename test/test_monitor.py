@@ -559,9 +559,11 @@ def test_a_rebuilt_monitor_keeps_each_bodys_state_by_name():
                             'a': body(pose_topic='/a', footprint_topic='/fa')}))
     assert new.names == ('c', 'a')
     assert new.world.footprint('a').tolist() == [[-1, -1], [1, -1], [1, 1], [-1, 1]]
-    new.tick(0.25)
-    assert new._fresh[new.index['a']] and not new._seen[new.index['c']]
-    assert new._twists[new.index['a'], 0] == pytest.approx(1.0)
+    report = new.tick(0.25)
+    a, c = new.index['a'], new.index['c']
+    # a is fresh; c, never posed, is inactive without being stale (as a body once seen is)
+    assert report.active[a] and not report.active[c] and report.stale == []
+    assert new.world.view().twists[a, 0] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize('tick_rate, marker_rate, every', [(50.0, 10.0, 5), (50.0, 25.0, 2),

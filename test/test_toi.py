@@ -26,11 +26,10 @@ from collision_monitor.kernels.geometry2d.primitives import pair_length_toleranc
 from collision_monitor.kernels.geometry2d.validation import polygon_orientation
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.packed import Motion, MovingPolygon
-from collision_monitor.kernels.toi import (_entry_times, _inside_quartic, _line_certificate,
-                                           _reach_disc, _searched_first_event,
-                                           beside_throughout, circles_meet_time,
-                                           first_contact, quartic_coefficients,
-                                           vertex_edge_toi)
+from collision_monitor.kernels.toi import (beside_throughout, circles_meet_time, entry_times,
+                                           first_contact, inside_quartic, line_certificate,
+                                           quartic_coefficients, reach_disc,
+                                           searched_first_event, vertex_edge_toi)
 from shapes import check_contact_geometry, rigid, simple_polygons
 
 POINT_MODELS = [MotionModel.CONSTANT_ACCELERATION, MotionModel.CONSTANT_VELOCITY]
@@ -196,8 +195,8 @@ def test_the_line_certificate_agrees_with_the_exhaustive_search(kinematics, wind
         b = MovingPolygon(*kb, polygon_orientation(kb[0]))
         tol = pair_length_tolerance(ka[0], kb[0])
         entry = np.empty((2, 9))
-        searched = _searched_first_event(a, b, start, 2.0, tol, entry)
-        ok, t, side, vertex, edge, along = _line_certificate(
+        searched = searched_first_event(a, b, start, 2.0, tol, entry)
+        ok, t, side, vertex, edge, along = line_certificate(
             a, b, start, 2.0, tol, np.empty(9), kinematics == 'rigid')
         meeting += searched[1] >= 0
         if not ok:
@@ -233,7 +232,7 @@ def test_the_line_certificate_settles_a_corner_closing_on_an_edge(gap, closing):
     moving = (pull, still) if closing == 'constant velocity' else (still, pull)
     a = MovingPolygon(square, still, still, polygon_orientation(square))
     b = MovingPolygon(diamond, *moving, polygon_orientation(diamond))
-    ok, t, side, vertex, edge, along = _line_certificate(
+    ok, t, side, vertex, edge, along = line_certificate(
         a, b, 0.0, 2.0, pair_length_tolerance(square, diamond), np.empty(4), True)
     expected = gap if closing == 'constant velocity' else math.sqrt(2.0 * gap)
     assert ok
@@ -449,11 +448,11 @@ def paths(p, v, a):
 
 @pytest.mark.parametrize('spread', [0.1, 1.0, 10.0])
 def test_the_reach_disc_holds_every_vertex_path(spread):
-    """`_reach_disc`: |r_k(t) - m(t)| <= R(t) for every vertex path, t in [0, 3]."""
+    """`reach_disc`: |r_k(t) - m(t)| <= R(t) for every vertex path, t in [0, 3]."""
     rng = np.random.default_rng(int(spread * 10))
     for _ in range(200):
         p, v, a = random_kinematics(rng, int(rng.integers(3, 9)), spread)
-        mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = _reach_disc(p, v, a)
+        mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = reach_disc(p, v, a)
         t = SAMPLES[:, None]
         centre = np.hstack([mpx + (mvx + m2x * t) * t, mpy + (mvy + m2y * t) * t])
         gap = np.linalg.norm(paths(p, v, a) - centre[:, None, :], axis=2)
@@ -465,7 +464,7 @@ def test_the_reach_disc_holds_every_vertex_path(spread):
 @given(st.lists(st.floats(-3, 3), min_size=6, max_size=6),
        st.lists(st.floats(0, 3), min_size=3, max_size=3))
 def test_inside_quartic_is_the_squared_reach_minus_the_squared_distance(d, r):
-    c = _inside_quartic(*d, *r)
+    c = inside_quartic(*d, *r)
     t = SAMPLES
     dx = d[0] + (d[2] + d[4] * t) * t
     dy = d[1] + (d[3] + d[5] * t) * t
@@ -518,7 +517,7 @@ def test_no_vertex_reaches_the_other_body_before_the_circles_meet(model):
 
 @pytest.mark.parametrize('spread', [0.3, 1.0, 5.0])
 def test_entry_times_are_never_later_than_the_entry_into_the_disc(spread):
-    """`_entry_times` of one polygon's vertices into another's `_reach_disc` (widened by the
+    """`entry_times` of one polygon's vertices into another's `reach_disc` (widened by the
     tolerance) over [lo, 3]: never after the first sample inside, inf only when no sample
     is inside."""
     rng = np.random.default_rng(int(spread * 10) + 1)
@@ -527,10 +526,10 @@ def test_entry_times_are_never_later_than_the_entry_into_the_disc(spread):
         n = int(rng.integers(3, 9))
         p, v, a = random_kinematics(rng, n, spread)
         other = random_kinematics(rng, int(rng.integers(3, 9)), spread)
-        disc = _reach_disc(*other)
+        disc = reach_disc(*other)
         lo, tol = float(rng.choice([0.0, rng.uniform(0.0, 1.0)])), 1e-3 * spread
         out = np.empty(n)
-        _entry_times(p, v, a, disc, lo, SAMPLES[-1], tol, out)
+        entry_times(p, v, a, disc, lo, SAMPLES[-1], tol, out)
         mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = disc
         t = SAMPLES[:, None]
         centre = np.hstack([mpx + (mvx + m2x * t) * t, mpy + (mvy + m2y * t) * t])
@@ -875,7 +874,7 @@ def test_a_line_beside_a_translating_polygon_keeps_the_other_apart(turning, wind
                     shapely.Polygon(placed_at(kb, t)))
                 assert gap > tol, t
             entry = np.empty((2, max(len(shape_a), len(shape_b))))
-            assert _searched_first_event(a, b, lo, 2.0, tol, entry)[2] < 0
+            assert searched_first_event(a, b, lo, 2.0, tol, entry)[2] < 0
         else:
             met += first_contact(*ka, *kb, 2.0) is not None
     assert certified > 50 and met > 20

@@ -1156,10 +1156,10 @@ def _prediction_arrays(predictions):
             predictions.edge, predictions.point, predictions.normal)
 
 
-def test_the_last_contacts_held_through_a_tick_are_not_copied():
+def test_the_last_contacts_held_unread_through_a_tick_keep_their_values():
     """The world writes two sets of contact buffers in turn: the contacts of the last tick,
-    held unread while the next tick runs, still read the buffers (no copy), and then read
-    what a fresh world says of their poses."""
+    held unread while the next tick runs, then read what a fresh world says of their
+    poses."""
     rng = np.random.default_rng(37)
     shapes, poses = random_scene(rng, 120, 8.0, big=1)
     world = build(shapes, poses)
@@ -1169,7 +1169,6 @@ def test_the_last_contacts_held_through_a_tick_are_not_copied():
         moved = poses + 0.01 * (tick + 1) * velocity
         world.set_poses(moved)
         contacts = world.detect()
-        assert last._lent is not None and contacts._lent is not None
         assert _by_pair(last) == _by_pair(build(shapes, poses).detect())
         last, poses = contacts, moved
 

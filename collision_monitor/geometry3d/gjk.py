@@ -30,7 +30,7 @@ from ..kernels.threads import call_parallel
 
 MAX_ITER = 128
 FLAT = 64.0 * DBL_EPS
-"""Relative volume below which a simplex tetrahedron counts as flat (`_origin_outside`)."""
+"""Relative volume below which a simplex tetrahedron counts as flat (`origin_outside`)."""
 
 
 @jit
@@ -46,7 +46,7 @@ def _support(points, dx, dy, dz):
 
 
 @jit
-def _closest_triangle(w, a, b, c, supports=None):
+def closest_triangle(w, a, b, c, supports=None):
     """Barycentric weights of the point of triangle w[a] w[b] w[c] closest to the origin.
 
     Ericson's Voronoi-region walk (RTCD 5.1.5) with the query point at the origin, in
@@ -57,8 +57,8 @@ def _closest_triangle(w, a, b, c, supports=None):
     it lies inside.  Given ``supports = (va, vb, ia, ib)`` (w[k] = va[ia[k]] - vb[ib[k]]),
     the areas are n . (w_a x w_b) and its turns instead, each cross product from
     `_cross_exact`; without it numba compiles the walk with the cheap areas alone.  A
-    triangle flat to rounding (|n| <= 64 eps |ab| |ac|, as in `_origin_outside`) is a
-    segment: its point is the nearest of its edges' (`_nearest_edge`), not the face's,
+    triangle flat to rounding (|n| <= 64 eps |ab| |ac|, as in `origin_outside`) is a
+    segment: its point is the nearest of its edges' (`nearest_edge`), not the face's,
     whose weights divide by rounding.
     """
     abx, aby, abz = w[b, 0] - w[a, 0], w[b, 1] - w[a, 1], w[b, 2] - w[a, 2]
@@ -92,7 +92,7 @@ def _closest_triangle(w, a, b, c, supports=None):
         return 0.0, 1.0 - t, t
     if nx * nx + ny * ny + nz * nz <= FLAT * FLAT * (
             (abx * abx + aby * aby + abz * abz) * (acx * acx + acy * acy + acz * acz)):
-        return _nearest_edge(w, a, b, c)
+        return nearest_edge(w, a, b, c)
     denom = 1.0 / (ua + ub + vc)
     return ua * denom, ub * denom, vc * denom
 
@@ -107,7 +107,7 @@ def _segment_weight(w, p, q):
 
 
 @jit
-def _nearest_edge(w, a, b, c):
+def nearest_edge(w, a, b, c):
     """Barycentric weights of the point nearest the origin on the edges of triangle w[a]
     w[b] w[c]: the triangle's nearest point when it is flat to rounding (a segment), where
     the face weights divide by its area squared, which is rounding."""
@@ -150,7 +150,7 @@ def _area(nx, ny, nz, supports, p, q):
 
 
 @jit
-def _on_line_exact(w, supports):
+def on_line_exact(w, supports):
     """The origin's projection onto the line through support points w[0] and w[1], to a
     relative error of a few eps: ``e x (w0 x w1) / |e|^2`` with e = w1 - w0 and w0 x w1
     from `_cross_exact` (w0 x w1 = w0 x e, of size |v| |e|; e's rounding moves the result
@@ -172,7 +172,7 @@ def _on_normal(w):
     the unit normal n = (w1 - w0) x (w2 - w0) / |...|.
 
     That projection is the closest point of a triangle holding it inside (never flat to
-    rounding: `_closest_triangle` gives a flat one's point on an edge), which the
+    rounding: `closest_triangle` gives a flat one's point on an edge), which the
     barycentric sum gives in exact arithmetic.  In floating point the sum carries an error
     of eps |w|, which turns the search direction by eps |w| / |v|: for hulls tens of metres
     long nanometres apart, 1e-6 rad, enough to pick supports on the wrong side of a long
@@ -188,7 +188,7 @@ def _on_normal(w):
 
 
 @jit
-def _closest_tetrahedron(w, supports=None):
+def closest_tetrahedron(w, supports=None):
     """``(inside, l0, l1, l2, l3)``: whether the origin is inside tetrahedron w[0..3], else
     the barycentric weights of its point closest to the origin (on the nearest of the faces
     that the origin lies beyond)."""
@@ -198,10 +198,10 @@ def _closest_tetrahedron(w, supports=None):
     for f in range(4):
         a, b, c, d = (0, 1, 2, 3) if f == 0 else (
             (0, 1, 3, 2) if f == 1 else ((0, 2, 3, 1) if f == 2 else (1, 2, 3, 0)))
-        if not _origin_outside(w, a, b, c, d):
+        if not origin_outside(w, a, b, c, d):
             continue
         inside = False
-        u0, u1, u2 = _closest_triangle(w, a, b, c, supports)
+        u0, u1, u2 = closest_triangle(w, a, b, c, supports)
         qx = u0 * w[a, 0] + u1 * w[b, 0] + u2 * w[c, 0]
         qy = u0 * w[a, 1] + u1 * w[b, 1] + u2 * w[c, 1]
         qz = u0 * w[a, 2] + u1 * w[b, 2] + u2 * w[c, 2]
@@ -217,7 +217,7 @@ def _closest_tetrahedron(w, supports=None):
 
 
 @jit
-def _origin_outside(w, a, b, c, d):
+def origin_outside(w, a, b, c, d):
     """True unless the origin lies strictly on d's side of plane w[a] w[b] w[c].
 
     A flat tetrahedron, d within rounding of the plane (``|(d - a) . (ab x ac)| <= 64 eps
@@ -276,8 +276,8 @@ def gjk_kernel(va, vb):
     and nanometres apart) the rounding of the simplex's closest point v turns the search
     direction by eps |w| / |v|, and supports on the wrong side of the flat stretch end the
     search far from converged.  So a triangle's point is its plane's (`_on_normal`); a
-    support point dropped at once is weighed again with exact areas (`_closest_triangle`);
-    and the first segment that makes no progress gets its point exact (`_on_line_exact`)
+    support point dropped at once is weighed again with exact areas (`closest_triangle`);
+    and the first segment that makes no progress gets its point exact (`on_line_exact`)
     rather than ending the search (in 3,500 near-flat searches none needed a second).  Only
     the first costs anything on the common path.
     """
@@ -316,7 +316,7 @@ def gjk_kernel(va, vb):
         if duplicate:  # no progress in floating point: see below
             if n != 2 or exact_line:
                 break
-            vx, vy, vz = _on_line_exact(w, (va, vb, ia, ib))
+            vx, vy, vz = on_line_exact(w, (va, vb, ia, ib))
             exact_line = True
             continue
         ia[n] = ka
@@ -331,9 +331,9 @@ def gjk_kernel(va, vb):
             lam[0] = 1.0 - t
             lam[1] = t
         elif n == 3:
-            lam[0], lam[1], lam[2] = _closest_triangle(w, 0, 1, 2)
+            lam[0], lam[1], lam[2] = closest_triangle(w, 0, 1, 2)
         else:
-            inside, lam[0], lam[1], lam[2], lam[3] = _closest_tetrahedron(w)
+            inside, lam[0], lam[1], lam[2], lam[3] = closest_tetrahedron(w)
             if inside:
                 break
         # In exact arithmetic a new support point past the progress test holds weight in
@@ -341,9 +341,9 @@ def gjk_kernel(va, vb):
         stalled = lam[n - 1] <= 0.0
         if stalled and n > 2:
             if n == 3:
-                lam[0], lam[1], lam[2] = _closest_triangle(w, 0, 1, 2, (va, vb, ia, ib))
+                lam[0], lam[1], lam[2] = closest_triangle(w, 0, 1, 2, (va, vb, ia, ib))
             else:
-                inside, lam[0], lam[1], lam[2], lam[3] = _closest_tetrahedron(
+                inside, lam[0], lam[1], lam[2], lam[3] = closest_tetrahedron(
                     w, (va, vb, ia, ib))
                 if inside:
                     break
@@ -371,7 +371,7 @@ def gjk_kernel(va, vb):
         if stalled:
             if n != 2 or exact_line:
                 break
-            vx, vy, vz = _on_line_exact(w, (va, vb, ia, ib))
+            vx, vy, vz = on_line_exact(w, (va, vb, ia, ib))
             exact_line = True
     if inside:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True

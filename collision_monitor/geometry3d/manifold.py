@@ -168,7 +168,7 @@ def manifold_kernel(a, b, m, n, band, tol, out):
 
 
 @jit
-def _square_to_edges(body, point, d, tol):
+def square_to_edges(body, point, d, tol):
     """The closest-point offset d = (dx, dy, dz) with its part along an edge of `body`
     (`ConvexPolyhedron.arrays`) taken out, when `point` (its closest point, a 3-tuple) lies on
     that edge, within tol of its line and more than DEGENERATE_TOL from either end.
@@ -222,7 +222,7 @@ def contact_manifold_kernel(a, b, eps, tol, out):
     line joining points nanometres apart by as much as 3e-3 rad (a plane through them tilts a
     resting face out of the band), while its distance is within a few tolerances.  For the
     same reason that line is made square to an edge holding either closest point inside it
-    (`_square_to_edges`): two parallel edges apart then touch along their overlap.
+    (`square_to_edges`): two parallel edges apart then touch along their overlap.
     """
     gap, px, py, pz, nx, ny, nz, _ = plane_through_gap(a, b, tol, eps)
     if gap > eps:
@@ -242,8 +242,8 @@ def contact_manifold_kernel(a, b, eps, tol, out):
                                 out)
     mid_x, mid_y, mid_z = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     if count == 0 and distance > 0.0:
-        dx, dy, dz = _square_to_edges(a, (ax, ay, az), (bx - ax, by - ay, bz - az), tol)
-        dx, dy, dz = _square_to_edges(b, (bx, by, bz), (dx, dy, dz), tol)
+        dx, dy, dz = square_to_edges(a, (ax, ay, az), (bx - ax, by - ay, bz - az), tol)
+        dx, dy, dz = square_to_edges(b, (bx, by, bz), (dx, dy, dz), tol)
         length = np.sqrt(dx * dx + dy * dy + dz * dz)
         nx, ny, nz = dx / length, dy / length, dz / length
         count = manifold_kernel(a[0], b[0], (mid_x, mid_y, mid_z), (nx, ny, nz), band,

@@ -41,7 +41,7 @@ class SeparatingPlane(NamedTuple):
 
 
 @jit
-def _face_axes(planes, other, adjacency, sign, state, stop_above, lowest):
+def face_axes(planes, other, adjacency, sign, state, stop_above, lowest):
     """The face axes of one body against the other body's vertices `other` (with their
     `vertex_adjacency`).
 
@@ -127,7 +127,7 @@ def _outcodes(v, box, mx, my, mz, floor, codes):
 
 
 @jit
-def _edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, keep):
+def edges_that_may_win(own, planes, edges, arcs, codes, other, lowest, limit, keep):
     """The edges of one body (`own`) that can give an edge-edge gap above `limit`, written to
     keep; returns how many.
 
@@ -187,7 +187,7 @@ def _edge_axes(a, b, state, lowest_b, lowest_a, tol, overlapping):
     kind)`` is the best of the face axes and is returned updated.  `overlapping` says that
     the bodies are known to share a point (within tol).
 
-    Each body's edges go through `_edges_that_may_win` first: for a's edges, with the
+    Each body's edges go through `edges_that_may_win` first: for a's edges, with the
     vertices of b found lowest along a's face normals (`lowest_b`, from the face pass); for
     b's, whose arcs enter the Minkowski difference negated, the same bound over b's own arc
     with ``w = v - b_p`` for the vertices v of a found along b's normals (`lowest_a`).
@@ -209,11 +209,11 @@ def _edge_axes(a, b, state, lowest_b, lowest_a, tol, overlapping):
     keep_a = np.empty(ea.shape[0], np.intp)
     keep_b = np.empty(eb.shape[0], np.intp)
     _outcodes(va, _box(vb, reach), bx, by, bz, a_floor, codes)
-    na = _edges_that_may_win(va, pa, ea, ra, codes, vb, lowest_b, best - tol, keep_a)
+    na = edges_that_may_win(va, pa, ea, ra, codes, vb, lowest_b, best - tol, keep_a)
     if na == 0:
         return best, bmax, bx, by, bz, kind
     _outcodes(vb, _box(va, reach), -bx, -by, -bz, -b_ceiling, codes)
-    nb = _edges_that_may_win(vb, pb, eb, rb, codes, va, lowest_a, best - tol, keep_b)
+    nb = edges_that_may_win(vb, pb, eb, rb, codes, va, lowest_a, best - tol, keep_b)
     for s in range(na):
         i = keep_a[s]
         f0 = ea[i, 2]
@@ -305,12 +305,12 @@ def separating_plane_kernel(a, b, tol, stop_above):
     edges around the overlap.
     """
     lowest_b = np.empty(a[1].shape[0], np.intp)
-    state, done = _face_axes(a[1], b[0], b[4], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1),
-                             stop_above, lowest_b)
+    state, done = face_axes(a[1], b[0], b[4], 1.0, (-np.inf, 0.0, 0.0, 0.0, 0.0, -1),
+                            stop_above, lowest_b)
     if done:
         return state
     lowest_a = np.empty(b[1].shape[0], np.intp)
-    state, done = _face_axes(b[1], a[0], a[4], -1.0, state, stop_above, lowest_a)
+    state, done = face_axes(b[1], a[0], a[4], -1.0, state, stop_above, lowest_a)
     if done:
         return state
     overlapping = state[0] <= 0.0 and gjk_kernel(a[0], b[0])[7]

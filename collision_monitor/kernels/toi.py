@@ -48,11 +48,11 @@ within the horizon (so results compose with ``min``).
 Cost: most of the 2 n m quartics of a pair never need their roots.  Conservative bounds,
 each a quartic clipped by `polyroots.clip_step`, narrow or empty the search window: the
 bodies' growing reach circles (`circles_meet_time`), each vertex's entry into the other
-polygon's growing disc (`_entry_times`, which also orders the search), and per vertex-edge
+polygon's growing disc (`entry_times`, which also orders the search), and per vertex-edge
 pair the band of the edge's line and the edge's slab (`_event_window`).  Every event found
 shortens the window of the rest.  Before that exhaustive search, on pairs of more than
 eight vertices, a separating line usually leaves only a few vertex-edge pairs that can meet
-(`_line_certificate`): one clipped quartic per vertex shows the rest stay apart.
+(`line_certificate`): one clipped quartic per vertex shows the rest stay apart.
 """
 
 from typing import NamedTuple
@@ -224,7 +224,7 @@ def vertex_edge_toi(j, p, q, lo, hi, tol):
 
 
 @jit
-def _inside_quartic(d0x, d0y, d1x, d1y, d2x, d2y, r0, r1, r2):
+def inside_quartic(d0x, d0y, d1x, d1y, d2x, d2y, r0, r1, r2):
     """Coefficients of ``R(t)^2 - |d(t)|^2`` for d = d0 + d1 t + d2 t^2 and a reach
     R = r0 + r1 t + r2 t^2 with r_k >= 0: non-negative exactly where |d(t)| <= R(t)."""
     return (r0 * r0 - (d0x * d0x + d0y * d0y),
@@ -235,7 +235,7 @@ def _inside_quartic(d0x, d0y, d1x, d1y, d2x, d2y, r0, r1, r2):
 
 
 @jit
-def _reach_disc(p, v, a):
+def reach_disc(p, v, a):
     """A disc about the mean vertex, growing with time, that holds the polygon.
 
     The mean of the vertex paths is the path of the mean point, m(t) = mp + mv t + ma t^2 / 2,
@@ -268,13 +268,13 @@ def _reach_disc(p, v, a):
 
 
 @jit
-def _entry_times(p, v, a, disc, lo, hi, tol, out):
+def entry_times(p, v, a, disc, lo, hi, tol, out):
     """Per vertex, a lower bound in [lo, hi] on when it can come within the disc
-    (`_reach_disc`) widened by tol, inf when it cannot; written to out."""
+    (`reach_disc`) widened by tol, inf when it cannot; written to out."""
     mpx, mpy, mvx, mvy, m2x, m2y, r0, r1, r2 = disc
     for j in range(p.shape[0]):
-        c = _inside_quartic(p[j, 0] - mpx, p[j, 1] - mpy, v[j, 0] - mvx, v[j, 1] - mvy,
-                            0.5 * a[j, 0] - m2x, 0.5 * a[j, 1] - m2y, r0 + tol, r1, r2)
+        c = inside_quartic(p[j, 0] - mpx, p[j, 1] - mpy, v[j, 0] - mvx, v[j, 1] - mvy,
+                           0.5 * a[j, 0] - m2x, 0.5 * a[j, 1] - m2y, r0 + tol, r1, r2)
         out[j] = clip_step(c[0], c[1], c[2], c[3], c[4], lo, hi, 0.0, True)
 
 
@@ -406,7 +406,7 @@ def _scaled(c, k):
 
 @jit
 def _certify_side(poly_j, poly_e, star, k, lo, hi, tol, near, rigid):
-    """`_line_certificate` for the line of edge k of polygon e and polygon j's vertex `star`
+    """`line_certificate` for the line of edge k of polygon e and polygon j's vertex `star`
     nearest it (`packed.MovingPolygon` each).  Returns ``(certified, t, flip, vertex, edge,
     along)``, flip 1 when the event is a vertex of e on an edge of j."""
     pj, vj, aj, _ = poly_j
@@ -476,7 +476,7 @@ def _certify_side(poly_j, poly_e, star, k, lo, hi, tol, near, rigid):
 
 
 @jit
-def _line_certificate(a, b, lo, hi, tol, near, rigid):
+def line_certificate(a, b, lo, hi, tol, near, rigid):
     """The first event in [lo, hi] from a separating line, without the exhaustive search.
 
     At lo take the edge k of one polygon (e) facing the other (j) (`_facing_gap`), with P, Q
@@ -498,7 +498,7 @@ def _line_certificate(a, b, lo, hi, tol, near, rigid):
     kinematics, far below D).
 
     `near` is (M,) scratch.  Returns ``(certified, t, side, vertex, edge, along)`` as
-    `_searched_first_event`; not certified when some condition could not be shown (the
+    `searched_first_event`; not certified when some condition could not be shown (the
     exhaustive search then decides).
     """
     cax, cay = _mean_at(a, lo)
@@ -522,7 +522,7 @@ def _line_certificate(a, b, lo, hi, tol, near, rigid):
 
 
 @jit
-def _searched_first_event(a, b, start, horizon, tol, entry):
+def searched_first_event(a, b, start, horizon, tol, entry):
     """Earliest vertex-edge event in [start, horizon] by the exhaustive search: every vertex
     gets the time it can first enter the other polygon's growing disc (`entry`, (2, M)
     scratch, M >= n, m); vertices are then searched soonest first, and the search stops once
@@ -535,10 +535,10 @@ def _searched_first_event(a, b, start, horizon, tol, entry):
     pb, vb, ab, orient_b = b
     n = pa.shape[0]
     m = pb.shape[0]
-    disc_a = _reach_disc(pa, va, aa)
-    disc_b = _reach_disc(pb, vb, ab)
-    _entry_times(pa, va, aa, disc_b, start, horizon, tol, entry[0])
-    _entry_times(pb, vb, ab, disc_a, start, horizon, tol, entry[1])
+    disc_a = reach_disc(pa, va, aa)
+    disc_b = reach_disc(pb, vb, ab)
+    entry_times(pa, va, aa, disc_b, start, horizon, tol, entry[0])
+    entry_times(pb, vb, ab, disc_a, start, horizon, tol, entry[1])
     best = horizon
     side = vertex = edge = -1
     along = np.nan
@@ -648,8 +648,8 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     ``t`` is inf and the rest meaningless when nothing happens within the horizon.
 
     A separating line usually confines the search to a few vertex-edge pairs
-    (`_line_certificate`, tried from `CERTIFICATE_VERTICES` vertices on); where it cannot,
-    every pair is searched (`_searched_first_event`).
+    (`line_certificate`, tried from `CERTIFICATE_VERTICES` vertices on); where it cannot,
+    every pair is searched (`searched_first_event`).
     `entry` is (2, M) scratch, M >= n, m.  `rigid`: both polygons' vertices move as the
     rigid-body model has them (`kinematics.body_kinematics`), which lets the certificate
     bound every edge from one; False checks each edge and vertex.
@@ -660,10 +660,10 @@ def first_contact_kernel(a, b, start, horizon, tol, entry, rigid):
     m = pb.shape[0]
     certified = False
     if n + m >= CERTIFICATE_VERTICES:
-        certified, t, side, vertex, edge, along = _line_certificate(a, b, start, horizon, tol,
-                                                                    entry[0], rigid)
+        certified, t, side, vertex, edge, along = line_certificate(a, b, start, horizon, tol,
+                                                                   entry[0], rigid)
     if not certified:
-        t, side, vertex, edge, along = _searched_first_event(a, b, start, horizon, tol, entry)
+        t, side, vertex, edge, along = searched_first_event(a, b, start, horizon, tol, entry)
     if side < 0:
         return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
     x, y, nx, ny = _described(a, b, t, side, vertex, edge, along, tol)
@@ -1128,9 +1128,9 @@ def circles_meet_time(i, j, motion, radius, horizon, models, tol):
     r0, r1, r2 = a0 + b0 + tol, a1 + b1, a2 + b2
     d2x = 0.5 * (held_acceleration(j, motion, mj, 0) - held_acceleration(i, motion, mi, 0))
     d2y = 0.5 * (held_acceleration(j, motion, mj, 1) - held_acceleration(i, motion, mi, 1))
-    c = _inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],
-                        twists[j, 0] - twists[i, 0], twists[j, 1] - twists[i, 1],
-                        d2x, d2y, r0, r1, r2)
+    c = inside_quartic(poses[j, 0] - poses[i, 0], poses[j, 1] - poses[i, 1],
+                       twists[j, 0] - twists[i, 0], twists[j, 1] - twists[i, 1],
+                       d2x, d2y, r0, r1, r2)
     return clip_to_band(c[0], c[1], c[2], c[3], c[4], 0.0, horizon, 0.0, True, CLIP_ROUNDS)
 
 

@@ -87,7 +87,7 @@ make every body near the disc a candidate: rectangles longer than about 5:1, and
 
 SAT_SCAN_PAIRS = 128
 """Up to this many vertex pairs (n m) `sat_kernel` scans every vertex for each axis; above it,
-it walks first (`_walked_sat`).  In the narrow phase here (10,000 bodies, 2% touching) that
+it walks first (`walked_sat`).  In the narrow phase here (10,000 bodies, 2% touching) that
 takes 0.94x the scan's time at 12 vertices each, 0.86x at 16 and 0.82x at 32; below about
 12, a pair apart is settled faster by the scan's early axes than by a walk's set-up."""
 
@@ -95,11 +95,11 @@ CLIP_ROUNDS = 4
 """Rounds of Bezier clipping per vertex-edge event before its roots are isolated."""
 
 CERTIFICATE_ROUNDS = 2
-"""Rounds of Bezier clipping that `_line_certificate` spends showing a vertex stays clear."""
+"""Rounds of Bezier clipping that `line_certificate` spends showing a vertex stays clear."""
 
 CERTIFICATE_VERTICES = 9
 """Fewest vertices of a pair (both polygons together) for which `first_contact_kernel` tries
-`_line_certificate` first.  Its cost is mostly fixed (the facing lines, the edges' length
+`line_certificate` first.  Its cost is mostly fixed (the facing lines, the edges' length
 bounds, a quartic per vertex), the exhaustive search's grows with n m: measured on the
 pairs of a look-ahead that meet, per pair, the certificate first against the search alone,
 triangles 1.52 against 1.41 us, squares 1.60 against 1.50, pentagons 1.55 against 1.78,

@@ -82,7 +82,7 @@ def _least_projection(a, orient_a, k, b, ox, oy):
 
 
 @jit
-def _walked_sat(a, orient_a, b, orient_b, tol, early_exit):
+def walked_sat(a, orient_a, b, orient_b, tol, early_exit):
     """`sat_kernel` by walks (`_walked_faces`): ``(s, nx, ny, exact)``.  A walk can only stop
     high, in a polygon convex within the tolerance (a corner turning back by less than it)
     at a dent, so the answer's own axis is taken over every vertex again: exact when that
@@ -113,14 +113,14 @@ def sat_kernel(a, orient_a, b, orient_b, tol, early_exit):
     translation direction: moving b by ``-s n`` makes them touch.
 
     Above `SAT_SCAN_PAIRS` vertex pairs each axis's least vertex is walked from the last
-    one's instead (`_walked_sat`, O(n + m)), and the scan runs only when the walk's answer
+    one's instead (`walked_sat`, O(n + m)), and the scan runs only when the walk's answer
     does not hold up.
 
     Returns ``(s, nx, ny)``.  With `early_exit` it returns at the first axis with ``s > tol``
     (they are then separated).
     """
     if a.shape[0] * b.shape[0] > SAT_SCAN_PAIRS:
-        s, nx, ny, exact = _walked_sat(a, orient_a, b, orient_b, tol, early_exit)
+        s, nx, ny, exact = walked_sat(a, orient_a, b, orient_b, tol, early_exit)
         if exact:
             return s, nx, ny
     ox = a[0, 0]
