@@ -139,6 +139,32 @@ def test_a_constant_twist_is_a_circle_and_no_turn_a_line():
         assert got[0] == pytest.approx([1 + 0.6 * t + 0.15 * t * t, 2 + 0.8 * t + 0.2 * t * t])
 
 
+coordinate = st.floats(-20.0, 20.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(['arc', 'holonomic']),
+       st.sampled_from(['speck', 'square', 'robot', 'shelf']),
+       st.tuples(coordinate, coordinate, st.floats(-3.2, 3.2)),
+       st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floats(-3.0, 3.0)),
+       st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0), st.floats(-3.0, 3.0)))
+def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose, twist, accel):
+    """The swept box of a body under a rigid model holds each vertex of the integrated
+    motion (`Reference`) at 801 times over the 2 s horizon: turns up to 3 rad/s, linear and
+    angular accelerations; a 2 cm speck (its box is its origin's path's), a disc-boxed
+    square, a robot and a long shelf."""
+    footprint = {'speck': 0.02 * SQUARE, 'square': SQUARE, 'robot': ROBOT,
+                 'shelf': ROBOT * [6.0, 1.0]}[shape]
+    world = world_of([footprint], [(pose, twist, accel)], [model])
+    world.predict(2.0)
+    box = world.view().swept_boxes[0]
+    ref = Reference(model, pose, twist, accel, 2.0)
+    path = np.array([ref.vertices(footprint, t) for t in np.linspace(0.0, 2.0, 801)])
+    slack = 1e-9 * (1.0 + np.abs(path).max())
+    assert (path[..., 0] >= box[0] - slack).all() and (path[..., 0] <= box[2] + slack).all()
+    assert (path[..., 1] >= box[1] - slack).all() and (path[..., 1] <= box[3] + slack).all()
+
+
 # --- the cases of the issue ------------------------------------------------------------------
 @pytest.mark.parametrize('w', [1.0, 1.5, -1.2])
 def test_a_robot_turning_in_place_never_meets_a_wall_beyond_its_swept_circle(w):
