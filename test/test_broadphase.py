@@ -172,6 +172,19 @@ def test_the_grid_returns_once_more_than_refit_bodies_were_refiled_since_it():
     assert len(grid_ticks) >= 2
 
 
+def test_no_pair_kept_is_kept_as_well_as_some():
+    """Bodies far apart that stay in their fat boxes: the grid finds no pair once, and the
+    following ticks keep that empty set without it."""
+    n = 30
+    x = np.arange(n) * 5.0
+    aabb = np.column_stack([x, np.zeros(n), x + 1.0, np.ones(n)])
+    active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
+    cache = PairCache(n)
+    for tick in range(5):
+        assert cache.candidates(aabb + 0.01 * tick, active, movable) == 0
+    assert cache.grids == 1
+
+
 def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
     """A refiled body whose new pairs overflow the kept array: the refit gives way to the
     grid, which finds more pairs than rows, and to the grid again once the cache grew; the

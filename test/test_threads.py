@@ -47,6 +47,21 @@ def test_the_setting_is_made_and_the_previous_one_returned():
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
 
 
+def test_an_unchanged_setting_asks_numba_nothing(monkeypatch):
+    """The point of the record: a world sets its threads before every compiled call, and
+    numba's get and set cost tens of microseconds after a pause; setting what is already
+    set calls neither, and a change calls only the set."""
+    set_kernel_threads(2)
+    calls = []
+    for name in ('get_num_threads', 'set_num_threads'):
+        real = getattr(numba, name)
+        monkeypatch.setattr(numba, name,
+                            lambda *a, real=real, name=name: calls.append(name) or real(*a))
+    assert set_kernel_threads(2) == 2 and calls == []
+    assert set_kernel_threads(1) == 2 and calls == ['set_num_threads']
+    assert set_kernel_threads(1) == 1 and calls == ['set_num_threads']
+
+
 def test_call_parallel_restores_a_setting_made_directly_through_numba():
     for recorded, direct in ((1, 2), (2, 1)):
         set_kernel_threads(recorded)
