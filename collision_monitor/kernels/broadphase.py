@@ -370,6 +370,7 @@ class PairCache:
         self._room(max(16, 2 * n_bodies) if rows is None else rows)
 
     def _room(self, rows):
+        """A pairs array of `rows` rows, and the tuple the kernels take."""
         self.pairs = np.zeros((rows, 2), INDEX)
         self._arrays = (self.fat, self.fat_active, self.pairs, self.refiled, self.state,
                         *self.grid.arrays())

@@ -328,11 +328,10 @@ def place_and_pair(poses, active, movable, bodies, placement, candidates):
 
     `placement` is ``(aabb, placed_at, placed)``: `place_bodies`' boxes and poses and whether
     they are current; `candidates` ``(boxes, cache)``: the boxes the pairs are for and the
-    `broadphase.PairCache.arrays()`.  A count
-    above the pairs array's rows means they did not fit: the caller grows it and calls
-    again.  `bodies` is a plain tuple (`packed`).  The narrow phase is a call of its own,
-    on the threads the count asks for: its twenty arrays cost a tick without candidates
-    more than the call they would save.
+    `broadphase.PairCache.arrays()`.  A count above the pairs array's rows means they did
+    not fit: the caller grows it and calls again.  `bodies` is a plain tuple (`packed`).
+    The narrow phase is a call of its own, on the threads the count asks for: its twenty
+    arrays cost a tick without candidates more than the call they would save.
     """
     aabb, placed_at, placed = placement
     boxes, cache = candidates
