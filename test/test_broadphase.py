@@ -185,6 +185,21 @@ def test_no_pair_kept_is_kept_as_well_as_some():
     assert cache.grids == 1
 
 
+def test_pairs_that_fill_the_array_exactly_are_kept():
+    """A row of boxes, each overlapping the next: n - 1 pairs in an array of n - 1 rows are
+    all there, counted, and kept for the next tick without the grid."""
+    n = 12
+    x = np.arange(n) * 0.9
+    aabb = np.column_stack([x, np.zeros(n), x + 1.0, np.ones(n)])
+    active, movable = np.ones(n, np.bool_), np.ones(n, np.bool_)
+    cache = PairCache(n, rows=n - 1)
+    for _ in range(2):
+        count = cache.candidates(aabb, active, movable)
+        _check_kept(cache, count, aabb, active, movable)
+        assert count == cache.count == n - 1 and cache.pairs.shape[0] == n - 1
+    assert cache.grids == 1
+
+
 def test_refiled_pairs_that_do_not_fit_rebuild_the_cache():
     """A refiled body whose new pairs overflow the kept array: the refit gives way to the
     grid, which finds more pairs than rows, and to the grid again once the cache grew; the
