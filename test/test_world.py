@@ -14,6 +14,7 @@
 """The engine on whole scenes: broad phase against brute force, contacts against shapely."""
 
 from hypothesis import given, strategies as st
+import numba
 import numpy as np
 import pytest
 import shapely
@@ -25,6 +26,7 @@ from collision_monitor.kernels.geometry2d.primitives import pair_length_toleranc
 from collision_monitor.kernels.kinematics import vertex_kinematics
 from collision_monitor.kernels.packed import Motion
 from collision_monitor.kernels.toi import first_contact, first_contacts
+from collision_monitor.kernels.tuning import PARALLEL_WORK
 from shapes import build, check_contact_geometry, ELL, random_scene, RECT, sharp_tip, UNIT
 
 
@@ -838,6 +840,46 @@ def test_predict_while_the_kept_candidates_hold_answers_as_a_fresh_world(threads
                                           getattr(theirs, field)[by_pair[1]])
         assert sorted(world.detect().pairs.tolist()) == sorted(fresh.detect().pairs.tolist())
     assert held.count(True) >= 4 and held.count(False) >= 1
+
+
+@pytest.mark.parametrize('predictor', ['arc', 'constant_acceleration'])
+def test_bodies_whose_swept_boxes_never_meet_have_no_prediction(predictor):
+    """No swept candidate: predict and step report nothing, tick after tick (the buffers
+    of the rows they would fill are never read)."""
+    world = World()
+    for k in range(4):
+        world.add_body(f'b{k}', UNIT, pose=(10.0 * k, 0.0, 0.0))
+    world.set_twists([[0.0, 0.5, 0.3]] * 4, [0, 1, 2, 3])
+    for tick in range(3):
+        assert len(world.predict(1.0, predictor)) == 0
+        contacts, predictions = world.step(1.0, predictor, stamp=0.1 * tick)
+        assert len(contacts) == 0 and len(predictions) == 0
+        world.set_poses(world.poses + [0.0, 0.05, 0.0])
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason='needs a pool of two threads')
+def test_a_search_on_other_threads_than_the_sweep_answers_as_one_thread():
+    """A few hundred octagons sweep on one thread (fewer bodies than `PARALLEL_WORK`) while
+    their candidates, over `PARALLEL_WORK` pair-vertices, want the pool: the search then
+    runs in a call of its own.  Its predictions equal those of a world on one thread."""
+    rng = np.random.default_rng(4)
+    n = 400
+    octagon = np.column_stack([np.cos(np.arange(8) * np.pi / 4),
+                               np.sin(np.arange(8) * np.pi / 4)]) * 0.5
+    poses = np.column_stack([rng.uniform(0, 15, (n, 2)), rng.uniform(-3, 3, n)])
+    twists = np.column_stack([rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, n)])
+    answers = []
+    for threads in (None, 1):
+        world = World()
+        world.threads = threads
+        for k in range(n):
+            world.add_body(f'b{k}', octagon)
+        world.set_motion(poses, twists, np.zeros((n, 3)), np.arange(n))
+        predictions = world.predict(2.0)
+        assert len(world.view().swept_candidates) * 8 >= PARALLEL_WORK > n
+        answers.append({tuple(p): t for p, t in zip(predictions.pairs.tolist(),
+                                                    predictions.time.tolist())})
+    assert len(answers[0]) > 20 and answers[0] == answers[1]
 
 
 @pytest.mark.parametrize('slots', [1, 3])
