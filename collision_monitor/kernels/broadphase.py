@@ -385,10 +385,10 @@ class PairCache:
         return self._arrays
 
     def grow(self, count):
-        """Room for `count` pairs (twice as many); the next call runs the grid."""
-        if count > self.pairs.shape[0]:
-            self._room(2 * count)
-            self.state[1] = 0
+        """Room for `count` pairs, more than there is (twice as many); the next call runs the
+        grid."""
+        self._room(2 * count)
+        self.state[1] = 0
 
     def candidates(self, aabb, active, movable):
         """Return the number of candidate pairs for these boxes (rows of `pairs`)."""
