@@ -17,7 +17,7 @@ arrays by position (in compiled code a NamedTuple of arrays is a struct: no cost
 A call from Python is another matter: numba types a NamedTuple's arrays in Python, a plain
 tuple's in C, about 12 us more per NamedTuple on the first tick after a 20 ms pause
 (measured), and about 0.7 us back to back.  So the kernels of a usual tick (`motion`'s,
-`toi.place_and_predict`, `narrowphase.place_bodies`, `place_and_narrow` and
+`toi.place_and_predict` and `search_pairs`, `narrowphase.place_and_pair` and
 `narrow_phase_slots`, `lookback.contact_onsets`) take plain tuples (``tuple(bundle)``) and
 unpack them by position or rebuild the NamedTuple inside (``Bodies(*bodies)``).
 
