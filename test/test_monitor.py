@@ -751,6 +751,34 @@ def test_an_odometry_twist_is_turned_into_the_world_by_the_body_yaw(body_twist):
     assert [(m.names[i], m.names[j]) for i, j, _ in report.warnings] == [('a', 'ahead')]
 
 
+@pytest.mark.parametrize('model', ['arc', 'constant_acceleration'])
+def test_a_pose_jump_of_an_odometry_robot_leaves_its_acceleration_to_its_twists(model):
+    """An odometry robot driving at 1 m/s while turning at 0.4 rad/s, posed at 50 Hz,
+    relocalised 0.1 m sideways at t = 1 s (a map -> odom correction): the twists it
+    measures go on as before, so the acceleration the monitor holds stays the twist's own
+    (centripetal in world axes, none along the path under ``arc``), on every tick of the
+    window after the jump, and the robot stays in the tick (no implausible motion)."""
+    v, w = 1.0, 0.4
+    m = Monitor(config({'a': body(pose_topic='/a', pose_type='nav_msgs/Odometry')},
+                       predictor=model))
+    a = m.index['a']
+    for t in np.arange(0.0, 1.6, 0.02):
+        yaw = w * t
+        x, y = v / w * math.sin(yaw), v / w * (1.0 - math.cos(yaw))
+        if t >= 1.0:
+            x, y = x - 0.1 * math.sin(yaw), y + 0.1 * math.cos(yaw)
+        feed(m, t, {'a': (x, y, yaw)})
+        assert m.twist(a, v, 0.0, w) is None
+        report = m.tick(t)
+        assert not report.refused
+        view = m.world.view()
+        held = [0.0, 0.0] if model == 'arc' else [-w * v * math.sin(yaw), w * v * math.cos(yaw)]
+        assert view.accelerations[a, :2] == pytest.approx(held, abs=1e-6), t
+        assert view.accelerations[a, 2] == pytest.approx(0.0, abs=1e-6), t
+        assert view.twists[a] == pytest.approx([v * math.cos(yaw), v * math.sin(yaw), w],
+                                               abs=1e-6), t
+
+
 def test_a_whole_bulk_message_refused_is_index_minus_one_and_seen_flags_follow_poses():
     """A bulk message refused whole (wrong frame, non-finite or future stamp) is reported
     with index -1 (no body); of a message with one bad pose, the bodies whose poses were

@@ -22,7 +22,7 @@ import transforms3d
 
 from collision_monitor.kernels.constants import MotionModel
 from collision_monitor.kernels.motion import (estimate_motion, HISTORY, PoseHistory,
-                                              push_pose, tick_motion)
+                                              push_pose, push_twist, tick_motion)
 from collision_monitor.kernels.packed import Motion
 
 POINT = np.zeros(10000, np.intp)  # constant acceleration: the world-axes fit, for any body
@@ -84,36 +84,55 @@ def test_two_samples_give_their_velocity_and_no_acceleration():
     assert pose[:2] == pytest.approx([1.3, 1.85])
 
 
-def test_a_measured_twist_replaces_the_fitted_velocity_only():
-    """Odometry's twist (0.3, -0.7, 1.1) on a body accelerating at (1, 2, 3): the velocity is
-    the measured one, the acceleration the fit's, both carrying the newest pose on 0.1 s."""
-    a = np.array([1.0, 2.0, 3.0])
+def rotated(yaw, x, y):
+    return np.array([math.cos(yaw) * x - math.sin(yaw) * y, math.sin(yaw) * x + math.cos(yaw) * y])
+
+
+def test_measured_twists_give_the_velocity_and_the_acceleration_and_poses_neither():
+    """Odometry twists u(t) = (0.3 + 0.5 t, -0.7 + 0.2 t, 1.1 - 0.4 t) (body frame) with
+    poses that accelerate at (1, 2, 3) (what the poses do is not fitted): at the newest
+    sample (yaw phi) the velocity is R(phi) u, the acceleration ``R(phi) (u' + w x u)`` and
+    alpha = -0.4 (the twists' slopes), both carrying the newest pose on 0.1 s."""
     history = PoseHistory.empty(2)
     for t in np.arange(0.0, 0.21, 0.05):
-        assert push_pose(history, 1, t, *(0.5 * a * t * t))
-    measured = np.array([0.3, -0.7, 1.1])
-    history.measured[1], history.measured_twist[1] = True, measured
+        assert push_pose(history, 1, t, t * t / 2, t * t, 1.5 * t * t)
+        assert push_twist(history, 1, 0.3 + 0.5 * t, -0.7 + 0.2 * t, 1.1 - 0.4 * t)
     motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
     estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion, POINT)
-    newest = 0.5 * a * 0.2 ** 2
-    assert np.allclose(motion.accels[1], a)
-    assert np.allclose(motion.twists[1], measured + 0.1 * a)
-    assert np.allclose(motion.poses[1], newest + (measured + 0.05 * a) * 0.1)
+    yaw, (ux, uy, w) = 1.5 * 0.04, (0.4, -0.66, 1.02)
+    v = [*rotated(yaw, ux, uy), w]
+    a = [*rotated(yaw, 0.5 - w * uy, 0.2 + w * ux), -0.4]
+    assert motion.accels[1] == pytest.approx(a, abs=1e-9)
+    assert motion.twists[1] == pytest.approx(np.add(v, 0.1 * np.array(a)), abs=1e-9)
+    newest = np.array([0.02, 0.04, yaw])
+    assert motion.poses[1] == pytest.approx(newest + (np.add(v, 0.05 * np.array(a))) * 0.1,
+                                            abs=1e-9)
 
 
-def test_a_measured_twist_moves_a_body_whose_samples_repeat_one_pose():
-    """Odometry's twist on a body whose pose source repeats one pose: the body moves at the
-    measured velocity from that pose, with no acceleration (the samples' fit gives none)."""
+@pytest.mark.parametrize('window', [0.3, 1.0])
+def test_a_measured_twist_moves_a_body_whose_samples_repeat_one_pose(window):
+    """Odometry's twist (0.3, -0.7, 1.1) held on a body whose pose source repeats one pose
+    (yaw 0.5): the body moves at that twist turned into the world, with its centripetal
+    acceleration w x v and no angular acceleration; a refused twist in the window (no
+    twist on that sample) changes nothing."""
     history = PoseHistory.empty(2)
-    for t in np.arange(0.0, 0.21, 0.05):
+    for k, t in enumerate(np.arange(0.0, 0.21, 0.05)):
         assert push_pose(history, 1, t, 1.0, 2.0, 0.5)
-    measured = np.array([0.3, -0.7, 1.1])
-    history.measured[1], history.measured_twist[1] = True, measured
+        if k != 2:
+            assert push_twist(history, 1, 0.3, -0.7, 1.1)
     motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
-    estimate_motion(history, 0.3, 1.0, 1.0, np.zeros(2, np.bool_), motion, POINT)
-    assert list(motion.accels[1]) == [0.0, 0.0, 0.0]
-    assert np.allclose(motion.twists[1], measured)
-    assert np.allclose(motion.poses[1], np.array([1.0, 2.0, 0.5]) + 0.1 * measured)
+    estimate_motion(history, 0.2, window, 1.0, np.zeros(2, np.bool_), motion, POINT)
+    v = rotated(0.5, 0.3, -0.7)
+    assert motion.twists[1] == pytest.approx([*v, 1.1], abs=1e-12)
+    assert motion.accels[1] == pytest.approx([-1.1 * v[1], 1.1 * v[0], 0.0], abs=1e-12)
+    assert motion.poses[1] == pytest.approx([1.0, 2.0, 0.5])
+
+
+def test_a_twist_needs_a_pose_to_hold_it():
+    history = PoseHistory.empty(2)
+    before = [a.copy() for a in history]
+    assert not push_twist(history, 1, 1.0, 0.0, 0.0)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(history, before))
 
 
 def test_samples_too_close_for_float64_give_rest():
@@ -266,14 +285,21 @@ def test_motion_beyond_a_limit_is_implausible_and_no_longer_fresh():
 
 
 def test_clearing_forgets_poses_and_measured_twists():
+    """Three bodies posed at rest with a twist of 1 m/s: cleared, body 1 (then all) has no
+    sample, and the next pose alone leaves it at rest, its old twist forgotten."""
     history = PoseHistory.empty(3)
     for b in range(3):
-        assert push_pose(history, b, 1.0, 0.0, 0.0, 0.0)
-    history.measured[:] = True
+        assert push_pose(history, b, 1.0, 0.0, 0.0, 0.0) and push_twist(history, b, 1.0, 0, 0)
     history.clear(1)
-    assert list(history.count) == [1, 0, 1] and list(history.measured) == [True, False, True]
+    assert list(history.count) == [1, 0, 1]
     history.clear()
-    assert not history.count.any() and not history.measured.any()
+    assert not history.count.any()
+    assert push_pose(history, 1, 2.0, 0.0, 0.0, 0.0)
+    motion = Motion(*(np.full((3, 3), 7.0) for _ in range(3)))
+    fresh = np.zeros(3, np.bool_)
+    estimate_motion(history, 2.0, 1.0, 1.0, fresh, motion, np.zeros(3, np.intp))
+    assert list(fresh) == [False, True, False]
+    assert list(motion.twists[1]) == list(motion.accels[1]) == [0.0, 0.0, 0.0]
 
 
 def test_a_pose_not_newer_than_the_last_is_refused_and_changes_nothing():
@@ -282,7 +308,7 @@ def test_a_pose_not_newer_than_the_last_is_refused_and_changes_nothing():
     before = [a.copy() for a in history]
     assert not push_pose(history, 0, 1.0, 5.0, 5.0, 1.0)   # the same stamp
     assert not push_pose(history, 0, 0.5, 5.0, 5.0, 1.0)   # an older one
-    assert all(np.array_equal(a, b) for a, b in zip(history, before))
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(history, before))
 
 
 def test_the_ring_keeps_the_newest_samples():
@@ -316,7 +342,7 @@ def test_push_bulk_gives_each_pose_its_own_code():
     assert motion.push_bulk(history, np.arange(5), 1.0, poses, 1e9, out) == 4
     assert out.tolist() == codes
     assert history.count.tolist() == [1, 0, 0, 0, 1]
-    assert history.hist[0, history.head[0]].tolist() == pytest.approx([1.0, 1.0, 2.0, yaw])
+    assert history.hist[0, history.head[0], :4].tolist() == pytest.approx([1.0, 1.0, 2.0, yaw])
     # the zero-quaternion limit is a norm of 1e-6 (the docstring's), whichever component
     small = np.zeros((5, 7))
     small[0, 6] = 0.9e-6
@@ -404,8 +430,9 @@ def test_bodies_stamped_alike_or_not_each_get_their_own_least_squares_fit(kinds,
 def test_a_robot_holding_its_twist_on_a_circle_is_estimated_with_it_under_arc(measured):
     """Poses (50 Hz, 0.4 s window) of a robot driving at 1 m/s while turning at 0.5 rad/s,
     with or without its odometry twist: under ARC the estimate is its world velocity and a
-    tangential acceleration of zero (1e-6), where the world-axes quadratic lags the turning
-    centripetal acceleration by about 0.05 m/s^2 along the path."""
+    tangential acceleration of zero (1e-6), where the world-axes quadratic of poses alone
+    lags the turning centripetal acceleration by about 0.05 m/s^2 along the path (with the
+    twists, the point model gets the centripetal one exactly)."""
     v, w = 1.0, 0.5
     history = PoseHistory.empty(2)
     for t in np.arange(-0.4, 1e-9, 0.02):
@@ -413,9 +440,8 @@ def test_a_robot_holding_its_twist_on_a_circle_is_estimated_with_it_under_arc(me
         x = v / w * (math.sin(yaw) - math.sin(0.3))
         y = -v / w * (math.cos(yaw) - math.cos(0.3))
         assert push_pose(history, 1, t, x, y, yaw)
-    if measured:
-        history.measured[1] = True
-        history.measured_twist[1] = (v * math.cos(0.3), v * math.sin(0.3), w)
+        if measured:
+            assert push_twist(history, 1, v, 0.0, w)
     results = {}
     for model in (MotionModel.ARC, MotionModel.CONSTANT_ACCELERATION):
         motion = Motion(*(np.zeros((2, 3)) for _ in range(3)))
@@ -427,7 +453,12 @@ def test_a_robot_holding_its_twist_on_a_circle_is_estimated_with_it_under_arc(me
     arc = results[MotionModel.ARC]
     assert arc.twists[1] == pytest.approx([v * math.cos(0.3), v * math.sin(0.3), w], abs=1e-6)
     assert arc.accels[1, :2] == pytest.approx([0.0, 0.0], abs=1e-6)
-    # the seed's model takes the world acceleration: centripetal, lagging along the path
+    # the seed's model takes the world acceleration: centripetal, from poses lagging along
+    # the path, from the twists exact
     point = results[MotionModel.CONSTANT_ACCELERATION]
     along = point.accels[1, 0] * math.cos(0.3) + point.accels[1, 1] * math.sin(0.3)
-    assert abs(along) > 0.01
+    if measured:
+        assert point.accels[1, :2] == pytest.approx([-w * v * math.sin(0.3),
+                                                     w * v * math.cos(0.3)], abs=1e-9)
+    else:
+        assert abs(along) > 0.01

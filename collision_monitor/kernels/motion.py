@@ -14,12 +14,14 @@
 """Pose histories and the velocity and acceleration estimated from them.
 
 Each body keeps its last `HISTORY` stamped poses ``(t, x, y, yaw)`` in a ring, yaw unwrapped
-so that it is continuous.  Every tick, `estimate_motion` fits, per body and axis, a quadratic
-``p(tau) = p0 + v tau + a tau^2 / 2`` by least squares to the samples of the last
-`window` seconds (tau = t - t_last): the fit is the noise filter, and it has no lag under
-constant acceleration.  Two samples give a line (a = 0), one sample rest.  Bodies whose
-twist is measured (nav_msgs/Odometry) keep that velocity and take only the acceleration from
-the fit.  Poses are then carried forward to the tick time with the same model, at most
+so that it is continuous, each with the twist measured with it, if any.  Every tick,
+`estimate_motion` fits, per body and axis, a quadratic ``p(tau) = p0 + v tau + a tau^2 / 2``
+by least squares to the samples of the last `window` seconds (tau = t - t_last): the fit
+is the noise filter, and it has no lag under constant acceleration.  Two samples give a
+line (a = 0), one sample rest.  A body whose twist is measured (nav_msgs/Odometry, in its
+own frame) is not fitted: its velocity is its newest twist and its acceleration the slope
+of its twists over the window, so that a jump of its pose (a relocalisation) changes
+neither.  Poses are then carried forward to the tick time with the same model, at most
 `pose_timeout` seconds, so that bodies stamped at different times are compared at one time.
 
 Frames and units: world frame, metres, radians, seconds; yaw CCW from the world x axis.
@@ -36,6 +38,7 @@ from .rigid import phi
 from .trig import rotate, sincos
 
 HISTORY = 16
+_TWIST = 4  # the ring column of a sample's measured twist (vx, vy, omega; nan when none)
 
 
 @jit
@@ -75,6 +78,8 @@ def _append(hist, count, head, still, b, t, x, y, yaw):
     hist[b, h, 1] = x
     hist[b, h, 2] = y
     hist[b, h, 3] = yaw
+    for c in range(_TWIST, _TWIST + 3):
+        hist[b, h, c] = np.nan
     head[b] = h
     count[b] = min(count[b] + 1, k)
     still[b] = repeated
@@ -86,8 +91,23 @@ def push_pose(history, b, t, x, y, yaw):
     """Append a pose of body b to its `PoseHistory` ring, counting in `still` the newest
     samples that repeat it exactly; return False (and change nothing) unless t is the
     newest."""
-    hist, count, head, still, _, _ = history
+    hist, count, head, still = history
     return _append(hist, count, head, still, b, t, x, y, yaw)
+
+
+@jit
+def push_twist(history, b, vx, vy, omega):
+    """Give body b's newest sample its measured twist (m/s, rad/s; the body's own frame, as
+    nav_msgs/Odometry's child frame holds it); return False (and change nothing) when b has
+    no sample."""
+    hist, count, head, _ = history
+    if count[b] == 0:
+        return False
+    h = head[b]
+    hist[b, h, _TWIST] = vx
+    hist[b, h, _TWIST + 1] = vy
+    hist[b, h, _TWIST + 2] = omega
+    return True
 
 
 # codes of `push_bulk`, one per pose
@@ -108,7 +128,7 @@ def push_bulk(history, bodies, t, poses, max_coordinate, codes):
     `max_coordinate`, a stamp not newer than the body's last).  Returns the number of rows
     refused.
     """
-    hist, count, head, still, _, _ = history
+    hist, count, head, still = history
     refused = 0
     for k in range(bodies.shape[0]):
         x, y, qx, qy, qz, qw = (poses[k, 0], poses[k, 1], poses[k, 3], poses[k, 4],
@@ -187,13 +207,14 @@ def estimate_motion(history, now, window, max_age, fresh, motion, models):
     Rows of bodies that are not fresh are left as they were.  The velocity and acceleration
     are those of the least-squares quadratic in time through the samples within `window`
     seconds of the newest (`_fit_weights`: two samples give their velocity and no
-    acceleration; one, or normal equations that underflow float64, rest), unless the history
-    holds a measured twist; the pose is the newest sample carried on to `now` by them.  A
-    body whose every sample holds one pose (`still`) is at rest there: the fit's answer,
-    exactly, without the fit (parked robots and shelves republished as they are).  The
-    weights depend on the ring rows' stamps alone: bodies stamped alike in the same rows (one
-    bulk message's) share them, made once for a run of such bodies.  Rows are read in ring
-    order, not newest first: the sums' order does not matter and the loops stay straight.
+    acceleration; one, or normal equations that underflow float64, rest), or, when the
+    newest sample holds a measured twist, `_measured_motion`; the pose is the newest sample
+    carried on to `now` by them.  A body whose every sample holds one pose (`still`) and
+    no twist is at rest there: the fit's answer, exactly, without the fit (parked robots
+    and shelves republished as they are).  The weights depend on the ring rows' stamps
+    alone: bodies stamped alike in the same rows (one bulk message's) share them, made once
+    for a run of such bodies.  Rows are read in ring order, not newest first: the sums'
+    order does not matter and the loops stay straight.
 
     Under ARC the position samples are first unrolled along the body's turn (`_arc_fit`), so
     that a body holding its twist on a circle is fitted with that twist and no tangential
@@ -201,7 +222,7 @@ def estimate_motion(history, now, window, max_age, fresh, motion, models):
     by about half the window (at 1 m/s and 0.5 rad/s over 0.4 s: 0.05 m/s^2 along the
     path, 0.1 m over 2 s).
     """
-    hist, count, head, still, measured, measured_twist = history
+    hist, count, head, still = history
     poses, twists, accels = motion
     k = hist.shape[1]
     weights = np.zeros((2, k))
@@ -218,46 +239,23 @@ def estimate_motion(history, now, window, max_age, fresh, motion, models):
         if age > max_age:
             continue
         fresh[b] = True
-        if still[b] >= n and not measured[b]:  # every sample the same pose: at rest
-            poses[b, 0] = hist[b, h, 1]
-            poses[b, 1] = hist[b, h, 2]
-            poses[b, 2] = wrap_angle(hist[b, h, 3])
+        xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
+        measured = not math.isnan(hist[b, h, _TWIST])
+        if still[b] >= n and not measured:  # every sample the same pose: at rest
+            poses[b, 0] = xl
+            poses[b, 1] = yl
+            poses[b, 2] = wrap_angle(wl)
             for c in range(3):
                 twists[b, c] = accels[b, c] = 0.0
             continue
-        same = n == fitted
-        if same:
-            for r in range(n):  # no early exit: straight, and mostly all equal
-                same &= hist[b, r, 0] == stamps[r]
-        if not same:
-            _fit_weights(hist, b, n, tl, window, weights, stamps)
-            fitted = n
-        xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
-        vx = vy = vw = hx = hy = hw = 0.0
-        for r in range(n):
-            wv, wa = weights[0, r], weights[1, r]
-            dx = hist[b, r, 1] - xl
-            dy = hist[b, r, 2] - yl
-            dw = hist[b, r, 3] - wl
-            vx += wv * dx
-            vy += wv * dy
-            vw += wv * dw
-            hx += wa * dx
-            hy += wa * dy
-            hw += wa * dw
-        ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
-        if models[b] == MotionModel.ARC:
-            turn = measured_twist[b, 2] if measured[b] else vw
-            valid, ux, uy, bx, by = _arc_fit(hist, b, n, h, weights, turn)
-            if valid:
-                vx, vy, ax, ay = ux, uy, bx, by
+        if measured:
+            vx, vy, vw, ax, ay, aw = _measured_motion(hist, b, n, h, window)
+        else:
+            vx, vy, vw, ax, ay, aw, fitted = _fitted_motion(hist, b, n, h, window, models[b],
+                                                            (weights, stamps, fitted))
         if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(vw)
                 and math.isfinite(ax) and math.isfinite(ay) and math.isfinite(aw)):
             vx = vy = vw = ax = ay = aw = 0.0
-        if measured[b]:
-            vx = measured_twist[b, 0]
-            vy = measured_twist[b, 1]
-            vw = measured_twist[b, 2]
         dt = max(0.0, age)
         poses[b, 0] = xl + (vx + 0.5 * ax * dt) * dt
         poses[b, 1] = yl + (vy + 0.5 * ay * dt) * dt
@@ -268,6 +266,83 @@ def estimate_motion(history, now, window, max_age, fresh, motion, models):
         accels[b, 0] = ax
         accels[b, 1] = ay
         accels[b, 2] = aw
+
+
+@jit_inline
+def _fitted_motion(hist, b, n, h, window, model, fit):
+    """``(vx, vy, w, ax, ay, alpha, fitted)``: body b's world velocity and acceleration at
+    its newest sample (ring row h) from the least-squares quadratic through its samples
+    (`estimate_motion`), under ARC unrolled along its turn (`_arc_fit`).  ``fit`` is
+    ``(weights, stamps, fitted)``: the last weights made, the ring stamps and row count
+    they were made for; they are made anew unless body b's rows match, and the row count
+    they are then for is returned."""
+    weights, stamps, fitted = fit
+    tl = hist[b, h, 0]
+    same = n == fitted
+    if same:
+        for r in range(n):  # no early exit: straight, and mostly all equal
+            same &= hist[b, r, 0] == stamps[r]
+    if not same:
+        _fit_weights(hist, b, n, tl, window, weights, stamps)
+    xl, yl, wl = hist[b, h, 1], hist[b, h, 2], hist[b, h, 3]
+    vx = vy = vw = hx = hy = hw = 0.0
+    for r in range(n):
+        wv, wa = weights[0, r], weights[1, r]
+        dx = hist[b, r, 1] - xl
+        dy = hist[b, r, 2] - yl
+        dw = hist[b, r, 3] - wl
+        vx += wv * dx
+        vy += wv * dy
+        vw += wv * dw
+        hx += wa * dx
+        hy += wa * dy
+        hw += wa * dw
+    ax, ay, aw = 2.0 * hx, 2.0 * hy, 2.0 * hw
+    if model == MotionModel.ARC:
+        valid, ux, uy, bx, by = _arc_fit(hist, b, n, h, weights, vw)
+        if valid:
+            vx, vy, ax, ay = ux, uy, bx, by
+    return vx, vy, vw, ax, ay, aw, n
+
+
+@jit_inline
+def _measured_motion(hist, b, n, h, window):
+    """``(vx, vy, w, ax, ay, alpha)``: body b's world velocity and acceleration at its
+    newest sample (ring row h) from its measured twists, its poses aside.
+
+    The velocity is the newest twist u (body frame) turned by the newest yaw: ``v = R u``.
+    The body-frame acceleration u' and alpha are the slopes of the least-squares lines in
+    time through the twists of the samples within `window` s of the newest (samples
+    without a twist left out; fewer than two, or stamps too close for float64: zero), and
+    the world acceleration is ``d(R u)/dt = R (u' + w x u)``: a body holding its twist on a
+    circle has the centripetal ``w x v``, which ARC's `model_acceleration` takes out."""
+    tl = hist[b, h, 0]
+    s0 = s1 = s2 = 0.0
+    sx = sy = sw = tx = ty = tw = 0.0  # sums of u and of tau u, per component
+    for r in range(n):
+        tau = hist[b, r, 0] - tl
+        if -tau <= window and not math.isnan(hist[b, r, _TWIST]):
+            ux, uy, uw = hist[b, r, _TWIST], hist[b, r, _TWIST + 1], hist[b, r, _TWIST + 2]
+            s0 += 1.0
+            s1 += tau
+            s2 += tau * tau
+            sx += ux
+            sy += uy
+            sw += uw
+            tx += tau * ux
+            ty += tau * uy
+            tw += tau * uw
+    den = s0 * s2 - s1 * s1
+    if s0 >= 2.0 and den > 0.0:
+        bx, by, alpha = (s0 * tx - s1 * sx) / den, (s0 * ty - s1 * sy) / den, \
+            (s0 * tw - s1 * sw) / den
+    else:
+        bx = by = alpha = 0.0
+    ux, uy, w = hist[b, h, _TWIST], hist[b, h, _TWIST + 1], hist[b, h, _TWIST + 2]
+    sn, cs = sincos(hist[b, h, 3])
+    vx, vy = rotate(sn, cs, ux, uy)
+    ax, ay = rotate(sn, cs, bx - w * uy, by + w * ux)
+    return vx, vy, w, ax, ay, alpha
 
 
 @jit
@@ -306,31 +381,28 @@ def _arc_fit(hist, b, n, h, weights, w):
 
 
 class PoseHistory(NamedTuple):
-    """Ring buffers of stamped poses for N bodies, plus measured twists (world frame); the
-    kernels take it whole, or its plain tuple (`packed`)."""
+    """Ring buffers of stamped poses for N bodies, each with its measured twist when it has
+    one; the kernels take it whole, or its plain tuple (`packed`)."""
 
-    hist: np.ndarray            # (N, HISTORY, 4) rows t, x, y, yaw (yaw unwrapped)
-    count: np.ndarray           # (N,) intp samples held
-    head: np.ndarray            # (N,) intp row of the newest sample
-    still: np.ndarray           # (N,) intp newest samples of one pose, up to HISTORY
-    measured: np.ndarray        # (N,) bool: the twist is measured (nav_msgs/Odometry)
-    measured_twist: np.ndarray  # (N, 3) vx, vy, omega
+    hist: np.ndarray   # (N, HISTORY, 7) rows t, x, y, yaw (unwrapped), vx, vy, omega (the
+    #                    body-frame twist measured with the pose; nan when none)
+    count: np.ndarray  # (N,) intp samples held
+    head: np.ndarray   # (N,) intp row of the newest sample
+    still: np.ndarray  # (N,) intp newest samples of one pose, up to HISTORY
 
     @classmethod
     def empty(cls, n_bodies):
         """Histories of n_bodies bodies with no sample yet."""
-        return cls(np.zeros((n_bodies, HISTORY, 4), FLOAT), np.zeros(n_bodies, np.intp),
+        return cls(np.zeros((n_bodies, HISTORY, _TWIST + 3), FLOAT),
                    np.zeros(n_bodies, np.intp), np.zeros(n_bodies, np.intp),
-                   np.zeros(n_bodies, np.bool_), np.zeros((n_bodies, 3), FLOAT))
+                   np.zeros(n_bodies, np.intp))
 
     def clear(self, b=None):
         """Forget the history of body b, or of every body (a clock jump)."""
         if b is None:
             self.count[:] = 0
-            self.measured[:] = False
         else:
             self.count[b] = 0
-            self.measured[b] = False
 
 
 @jit

@@ -32,7 +32,8 @@ from ..kernels.constants import FLOAT, MAX_COORDINATE, MotionModel
 from ..kernels.geometry2d.validation import validate_footprint
 from ..kernels.motion import (BULK_ACCEPTED, BULK_NON_FINITE, BULK_OUT_OF_ORDER,
                               BULK_OUT_OF_RANGE, BULK_ZERO_QUATERNION, PoseHistory,
-                              push_bulk, push_pose, tick_motion, yaw_from_quaternion)
+                              push_bulk, push_pose, push_twist, tick_motion,
+                              yaw_from_quaternion)
 
 # A footprint for bodies whose footprint has not arrived yet; such bodies stay inactive.
 _PLACEHOLDER = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
@@ -240,20 +241,14 @@ class Monitor:
         return None
 
     def twist(self, b, vx, vy, wz):
-        """Take the measured twist of body b, in its own frame (nav_msgs/Odometry child frame).
-
-        Rotated into the world frame with the newest yaw.  Returns the rejection reason of a
-        twist that is non-finite or beyond `MAX_SPEED` / `MAX_ANGULAR_SPEED`, else None.
-        """
-        h = self.history
-        if not h.count[b]:
-            return None
+        """Take the measured twist of body b's newest pose, in its own frame (nav_msgs/Odometry
+        child frame): the body's velocity is then its newest twist, its acceleration the
+        trend of its twists (`motion.estimate_motion`), whatever its poses do.  Returns the
+        rejection reason of a twist that is non-finite or beyond `MAX_SPEED` /
+        `MAX_ANGULAR_SPEED`, else None (a body with no pose yet has nothing to hold it)."""
         if not (math.hypot(vx, vy) <= MAX_SPEED and abs(wz) <= MAX_ANGULAR_SPEED):
             return self.refuse(b, BAD_TWIST)
-        yaw = h.hist[b, h.head[b], 3]
-        c, s = math.cos(yaw), math.sin(yaw)
-        h.measured_twist[b] = (c * vx - s * vy, s * vx + c * vy, wz)
-        h.measured[b] = True
+        push_twist(self._history, b, vx, vy, wz)
         return None
 
     def bulk(self, source, stamp, frame, poses, now):
@@ -344,12 +339,12 @@ class Monitor:
         if not rows:
             return None
         if t >= rows[0][0]:
-            return tuple(rows[0][1:].tolist()) if t - rows[0][0] <= self.config.pose_timeout \
+            return tuple(rows[0][1:4].tolist()) if t - rows[0][0] <= self.config.pose_timeout \
                 else None
         for later, earlier in zip(rows, rows[1:]):
             if earlier[0] <= t:
                 f = (t - earlier[0]) / (later[0] - earlier[0])
-                return tuple((earlier[1:] + f * (later[1:] - earlier[1:])).tolist())
+                return tuple((earlier[1:4] + f * (later[1:4] - earlier[1:4])).tolist())
         return None
 
     def health(self):
