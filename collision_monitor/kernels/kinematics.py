@@ -31,9 +31,10 @@ import numba
 import numpy as np
 
 from .constants import FLOAT, jit, jit_parallel, MotionModel
-from .geometry2d.primitives import box_padding, norm
+from .geometry2d.primitives import box_padding
 from .packed import Motion
-from .rigid import arc_step, is_rigid, origin_box, place_rigid, rigid_state, taylor_slack
+from .rigid import (arc_step, is_rigid, origin_box, place_rigid, quadratic_extent,
+                    rigid_state)
 from .trig import rotate, sincos
 
 
@@ -133,20 +134,6 @@ def vertices_ahead(which, times, motion, offsets, vstart, models, out):
 
 
 @jit
-def _path_extent(p, v, a, horizon):
-    """Min and max over t in [0, horizon] of p + v t + a t^2 / 2 (one axis).
-
-    The extremes are at the ends and at the turning point t = -v / a; clamped into
-    [0, horizon] that point is always on the path, so taking it unconditionally keeps the
-    loop free of unpredictable branches.
-    """
-    end = p + (v + 0.5 * a * horizon) * horizon
-    t = min(max(-v / a if a != 0.0 else 0.0, 0.0), horizon)
-    mid = p + (v + 0.5 * a * t) * t
-    return min(p, end, mid), max(p, end, mid)
-
-
-@jit
 def reach(b, twists, accels, radius, model, horizon):
     """Coefficients (r0, r1, r2) of the radius ``r0 + r1 t + r2 t^2`` about body b's origin
     that holds each vertex's model path for t in [0, H], H the horizon.
@@ -194,8 +181,7 @@ def swept_boxes(motion, active, radius, aabb, models, horizon, swept):
     rest (twist zero, and held acceleration zero: a shelf, a parked cart) keeps its current
     box as it is.  A turning body's vertices stay within its bounding radius of its
     origin's path: the extent of that path (point models: widened by their `reach`;
-    HOLONOMIC: the origin's polynomial; ARC: its Taylor quadratic's, widened by
-    `rigid.taylor_slack`, or `rigid.origin_box` where that is tighter) widened by the radius.
+    HOLONOMIC: the origin's polynomial; ARC: `rigid.origin_box`) widened by the radius.
 
     The boxes hold the predictors' own paths, so two bodies whose boxes are apart cannot
     have a vertex meet an edge within the horizon: the swept broad phase never drops a pair.
@@ -216,34 +202,24 @@ def swept_boxes(motion, active, radius, aabb, models, horizon, swept):
             continue
         x, y = poses[b, 0], poses[b, 1]
         if turning and model == MotionModel.ARC:
-            # the Taylor quadratic's extent and its slack, unless the ellipse is the tighter
-            st = rigid_state(b, motion, model)
-            cax, cay, slack = taylor_slack(st, horizon)
-            if slack <= 0.25 * horizon * norm(twists[b, 0], twists[b, 1]):
-                xlo, xhi = _path_extent(x, twists[b, 0], cax, horizon)
-                ylo, yhi = _path_extent(y, twists[b, 1], cay, horizon)
-            else:
-                xlo, ylo, xhi, yhi = origin_box(st, horizon)
-                slack = 0.0
-            r = radius[b] + slack
-            xlo, ylo, xhi, yhi = xlo - r, ylo - r, xhi + r, yhi + r
+            xlo, ylo, xhi, yhi = origin_box(rigid_state(b, motion, model), horizon)
         else:
-            xlo, xhi = _path_extent(x, twists[b, 0], ax, horizon)
-            ylo, yhi = _path_extent(y, twists[b, 1], ay, horizon)
-            if not turning:
-                xlo += aabb[b, 0] - x
-                ylo += aabb[b, 1] - y
-                xhi += aabb[b, 2] - x
-                yhi += aabb[b, 3] - y
-            else:
-                r = radius[b]
-                if not is_rigid(model):
-                    r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
-                    r = r0 + (r1 + r2 * horizon) * horizon
-                xlo -= r
-                ylo -= r
-                xhi += r
-                yhi += r
+            xlo, xhi = quadratic_extent(x, twists[b, 0], ax, horizon)
+            ylo, yhi = quadratic_extent(y, twists[b, 1], ay, horizon)
+        if not turning:
+            xlo += aabb[b, 0] - x
+            ylo += aabb[b, 1] - y
+            xhi += aabb[b, 2] - x
+            yhi += aabb[b, 3] - y
+        else:
+            r = radius[b]
+            if not is_rigid(model):
+                r0, r1, r2 = reach(b, twists, accels, radius, model, horizon)
+                r = r0 + (r1 + r2 * horizon) * horizon
+            xlo -= r
+            ylo -= r
+            xhi += r
+            yhi += r
         pad = box_padding(xlo, ylo, xhi, yhi)
         swept[b, 0] = xlo - pad
         swept[b, 1] = ylo - pad

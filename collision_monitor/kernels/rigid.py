@@ -113,6 +113,22 @@ def _turn_rate(w, alpha, t):
 
 
 @jit
+def _closed_arc(st, t):
+    """``(x, y, vx, vy)``: an ARC origin with alpha = 0 and its velocity at t, in closed form
+    (module docstring); the turn's ``e^(i w t) = 1 + i w t phi1(i w t)`` comes from the same
+    `phi`, so the velocity ``e^(i w t) (V + A t)`` costs no sine of its own."""
+    x0, y0, _, vx, vy, ax, ay, w, _, _ = st
+    z = w * t
+    p1r, p1i, p2r, p2i = phi(z)
+    t2 = t * t
+    ux, uy = vx + ax * t, vy + ay * t
+    s, c = z * p1r, 1.0 - z * p1i
+    return (x0 + t * (vx * p1r - vy * p1i) + t2 * (ax * p2r - ay * p2i),
+            y0 + t * (vx * p1i + vy * p1r) + t2 * (ax * p2i + ay * p2r),
+            c * ux - s * uy, s * ux + c * uy)
+
+
+@jit
 def arc_step(st, t0, cx, cy, t1):
     """Origin at t1 given the origin (cx, cy) at t0 (t0 <= t1), by the closed form when
     alpha = 0 (then from t = 0, ignoring t0) or one 4-point Gauss-Legendre panel per stretch
@@ -121,10 +137,8 @@ def arc_step(st, t0, cx, cy, t1):
     if not arc:
         return x0 + (vx + 0.5 * ax * t1) * t1, y0 + (vy + 0.5 * ay * t1) * t1
     if al == 0.0:
-        p1r, p1i, p2r, p2i = phi(w * t1)
-        t2 = t1 * t1
-        return (x0 + t1 * (vx * p1r - vy * p1i) + t2 * (ax * p2r - ay * p2i),
-                y0 + t1 * (vx * p1i + vy * p1r) + t2 * (ax * p2i + ay * p2r))
+        x, y, _, _ = _closed_arc(st, t1)
+        return x, y
     span = t1 - t0
     if not span > 0.0:
         return cx, cy
@@ -141,6 +155,17 @@ def arc_step(st, t0, cx, cy, t1):
             cx += f * (cs * ux - sn * uy)
             cy += f * (sn * ux + cs * uy)
     return cx, cy
+
+
+@jit
+def origin_at(st, t0, cx, cy, t1):
+    """``(x, y, vx, vy)``: the origin at t1 (`arc_step` from (cx, cy) at t0) and its velocity
+    c'(t1) (`origin_velocity`), in one call: under ARC with alpha = 0 from one `phi`."""
+    if st[9] and st[8] == 0.0:
+        return _closed_arc(st, t1)
+    x, y = arc_step(st, t0, cx, cy, t1)
+    vx, vy = origin_velocity(st, t1)
+    return x, y, vx, vy
 
 
 @jit
@@ -184,44 +209,60 @@ def origin_velocity(st, t):
 
 
 @jit
-def taylor_slack(st, horizon):
-    """``(ax, ay, slack)``: an ARC origin's acceleration at 0, ``c''(0) = A + i w V``, and
-    how far (m) its path strays from the Taylor quadratic ``c0 + V t + c''(0) t^2 / 2`` over
-    [0, H]: ``J H^3 / 6``, J bounding the third derivative
-    ``e^(i phi) (i alpha u + 2 i phi' A - phi'^2 u)`` (u = V + A t) by
-    ``|alpha| S + 2 Omega |A| + Omega^2 S``, S and Omega the bounds of `path_bounds`."""
-    _, _, _, vx, vy, ax, ay, w, al, _ = st
-    speed, turn, _ = path_bounds(st, 0.0, horizon)
-    jerk = abs(al) * speed + 2.0 * turn * norm(ax, ay) + turn * turn * speed
-    return ax - w * vy, ay + w * vx, jerk * horizon * horizon * horizon / 6.0
+def quadratic_extent(p, v, a, horizon):
+    """Min and max over t in [0, horizon] of p + v t + a t^2 / 2 (one axis).
+
+    The extremes are at the ends and at the turning point t = -v / a; clamped into
+    [0, horizon] that point is always on the path, so taking it unconditionally keeps the
+    loop free of unpredictable branches.
+    """
+    end = p + (v + 0.5 * a * horizon) * horizon
+    t = min(max(-v / a if a != 0.0 else 0.0, 0.0), horizon)
+    mid = p + (v + 0.5 * a * t) * t
+    return min(p, end, mid), max(p, end, mid)
 
 
 @jit
 def origin_box(st, horizon):
-    """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, horizon].
+    """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, H], from one of
+    two bounds (S = max(|V|, |V + A H|) and Omega = max(|w|, |w + alpha H|), as
+    `path_bounds` gives them):
 
-    The path without the turn's acceleration (alpha = 0, closed form) has length
-    ``L <= H (|V| + |V + A H|) / 2`` (the trapezoid of the convex speed |V + A t|) from c0
-    to c(H), so it lies in the ellipse of foci c0, c(H) and major axis L, whose box is
-    taken: tight for a path that barely bends.  A clothoid strays from that path by at most
-    ``int_0^H |e^(i alpha s^2 / 2) - 1| |V + A s| ds <= |alpha| (|V| H^3 / 6 + |A| H^4 / 8)``,
-    which widens the box.
+    * Taylor: the extent of the quadratic ``c0 + V t + c''(0) t^2 / 2``, c''(0) = A + i w V,
+      widened by how far the path strays from it, ``J H^3 / 6``: J bounds the third
+      derivative ``e^(i phi) (i alpha u + 2 i phi' A - phi'^2 u)`` (u = V + A t) by
+      ``|alpha| S + 2 Omega |A| + Omega^2 S``.  Taken while that widening is at most
+      ``|V| H / 4``: a path that barely bends.
+    * ellipse: the path without the turn's acceleration (alpha = 0, closed form) has length
+      ``L <= H (|V| + |V + A H|) / 2`` (the trapezoid of the convex speed |V + A t|) from
+      c0 to c(H), so it lies in the ellipse of foci c0, c(H) and major axis L, whose box is
+      taken.  A clothoid strays from that path by at most
+      ``int_0^H |e^(i alpha s^2 / 2) - 1| |V + A s| ds <= |alpha| (|V| H^3 / 6 + |A| H^4 / 8)``,
+      which widens the box.
     """
-    x0, y0, _, vx, vy, ax, ay, _, al, _ = st
+    x0, y0, _, vx, vy, ax, ay, w, al, _ = st
     h = horizon
-    speed0, acc = norm(vx, vy), norm(ax, ay)
-    length = 0.5 * h * (speed0 + norm(vx + ax * h, vy + ay * h))
-    ex, ey = arc_step(st[:8] + (0.0, True), 0.0, x0, y0, h)
+    speed0, speed1, acc = norm(vx, vy), norm(vx + ax * h, vy + ay * h), norm(ax, ay)
+    speed = max(speed0, speed1)
+    turn = max(abs(w), abs(_turn_rate(w, al, h)))
+    slack = (abs(al) * speed + 2.0 * turn * acc + turn * turn * speed) * h * h * h / 6.0
+    if slack <= 0.25 * h * speed0:
+        xlo, xhi = quadratic_extent(x0, vx, ax - w * vy, h)
+        ylo, yhi = quadratic_extent(y0, vy, ay + w * vx, h)
+        return xlo - slack, ylo - slack, xhi + slack, yhi + slack
+    a = 0.25 * h * (speed0 + speed1)
+    ex, ey, _, _ = _closed_arc(st, h)
     dx, dy = ex - x0, ey - y0
-    chord = norm(dx, dy)
-    a = 0.5 * length
-    b2 = max(a * a - 0.25 * chord * chord, 0.0)
-    ux, uy = (dx / chord, dy / chord) if chord > 0.0 else (1.0, 0.0)
+    chord2 = dx * dx + dy * dy
+    b2 = max(a * a - 0.25 * chord2, 0.0)
+    if chord2 > 0.0:
+        hx = math.sqrt((a * a * dx * dx + b2 * dy * dy) / chord2)
+        hy = math.sqrt((a * a * dy * dy + b2 * dx * dx) / chord2)
+    else:
+        hx, hy = a, math.sqrt(b2)
     stray = abs(al) * (speed0 * h * h * h / 6.0 + acc * h * h * h * h / 8.0)
-    hx = math.sqrt(a * a * ux * ux + b2 * uy * uy) + stray
-    hy = math.sqrt(a * a * uy * uy + b2 * ux * ux) + stray
     mx, my = 0.5 * (x0 + ex), 0.5 * (y0 + ey)
-    return mx - hx, my - hy, mx + hx, my + hy
+    return mx - hx - stray, my - hy - stray, mx + hx + stray, my + hy + stray
 
 
 @jit

@@ -71,8 +71,7 @@ from .kinematics import (body_kinematics, held_acceleration, move_as_one, reach,
 from .narrowphase import pair_tolerance, place_bodies
 from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
-from .rigid import (arc_step, is_rigid, origin_velocity, path_bounds, path_error, place_rigid,
-                    rigid_state)
+from .rigid import (is_rigid, origin_at, path_bounds, path_error, place_rigid, rigid_state)
 from .threads import threads_for
 from .tuning import CERTIFICATE_ROUNDS, CERTIFICATE_VERTICES, CLIP_ROUNDS
 
@@ -787,12 +786,13 @@ def _body_bounds(path, st, kin, lo, hi):
 
 @jit
 def _place_body(path, st, origin, kin, offsets, first, t, out):
-    """A body's vertices at time t into `out`; returns the origin ``(t, x, y)`` the next
-    placement integrates from (`rigid.arc_step`; as given for vertices moving as points)."""
+    """A body's vertices at time t into `out`; returns the origin ``(t, x, y, vx, vy)``: where
+    the next placement integrates from, and its velocity (`rigid.origin_at`; as given for
+    vertices moving as points)."""
     if path:
-        x, y = arc_step(st, origin[0], origin[1], origin[2], t)
+        x, y, vx, vy = origin_at(st, origin[0], origin[1], origin[2], t)
         place_rigid(st, offsets, first, out.shape[0], t, x, y, out)
-        return t, x, y
+        return t, x, y, vx, vy
     _points_at(kin, t, out)
     return origin
 
@@ -836,16 +836,14 @@ def discs_meet_time(i, j, motion, models, radius, horizon, tol):
     oi, oj = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
     t = 0.0
     for _ in range(CA_STEPS):
-        xi, yi = arc_step(si, oi[0], oi[1], oi[2], t)
-        xj, yj = arc_step(sj, oj[0], oj[1], oj[2], t)
+        xi, yi, vix, viy = origin_at(si, oi[0], oi[1], oi[2], t)
+        xj, yj, vjx, vjy = origin_at(sj, oj[0], oj[1], oj[2], t)
         oi, oj = (t, xi, yi), (t, xj, yj)
         dx, dy = xj - xi, yj - yi
         apart = norm(dx, dy)
         gap = apart - reach
         if gap <= 0.0:
             break
-        vix, viy = origin_velocity(si, t)
-        vjx, vjy = origin_velocity(sj, t)
         step = _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
         t += step
         if not t <= horizon:
@@ -882,11 +880,11 @@ def _slab(pa, pb, side, vertex, edge, along):
 
 
 @jit
-def _projections(poly, nx, ny, st, origin, t, out):
+def _projections(poly, nx, ny, st, origin, out):
     """Each vertex's projection on n and its rate, ``out[k] = (n.p_k, n.p_k')``, for a
-    polygon placed at time t about `origin` ``(t, x, y)`` on the path of `st`: the vertex
-    velocity is ``c'(t) + w(t) x (p_k - c(t))``."""
-    vx, vy = origin_velocity(st, t)
+    polygon placed about `origin` ``(t, x, y, vx, vy)`` (`_place_body`'s) on the path of
+    `st`: the vertex velocity is ``c'(t) + w(t) x (p_k - c(t))``."""
+    t, vx, vy = origin[0], origin[3], origin[4]
     w = st[7] + st[8] * t
     for k in range(poly.shape[0]):
         rx, ry = poly[k, 0] - origin[1], poly[k, 1] - origin[2]
@@ -964,7 +962,7 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     # a point's acceleration: the origin's, plus (|alpha| + w^2) rho about it
     bend = (curve + (abs(si[8]) + turn_a * turn_a) * radius[i]
             + (abs(sj[8]) + turn_b * turn_b) * radius[j])
-    origin_a, origin_b = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
+    origin_a, origin_b = (0.0, si[0], si[1], 0.0, 0.0), (0.0, sj[0], sj[1], 0.0, 0.0)
     t = start
     pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
     fa, fb = kin[0, 2, :na], kin[1, 2, :nb]  # projections, where a path needs no kinematics
@@ -983,8 +981,8 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
         if paths:
             sigma, nx, ny = _slab(pa, pb, side, vertex, edge, along)
             if sigma > band:
-                _projections(pa, nx, ny, si, origin_a, t, fa)
-                _projections(pb, nx, ny, sj, origin_b, t, fb)
+                _projections(pa, nx, ny, si, origin_a, fa)
+                _projections(pb, nx, ny, sj, origin_b, fb)
                 step = max(step, _slab_advance(fa, fb, band, bend))
         t += step
         if not t <= horizon:
