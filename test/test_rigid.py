@@ -21,14 +21,16 @@ the reference polygons with shapely, refined by bisection.
 
 import math
 
-from hypothesis import given, HealthCheck, settings, strategies as st
+from hypothesis import example, given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 import shapely
 
 from collision_monitor import World
-from collision_monitor.kernels.rigid import ARC_QUADRATURE_ERROR, rigid_vertices
+from collision_monitor.kernels.constants import MotionModel
+from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, path_bounds, rigid_state,
+                                             rigid_vertices)
 from shapes import simple_polygons
 
 SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -163,6 +165,31 @@ def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose,
     slack = 1e-9 * (1.0 + np.abs(path).max())
     assert (path[..., 0] >= box[0] - slack).all() and (path[..., 0] <= box[2] + slack).all()
     assert (path[..., 1] >= box[1] - slack).all() and (path[..., 1] <= box[3] + slack).all()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(['arc', 'holonomic']),
+       st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floats(-3.0, 3.0)),
+       st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0), st.floats(-3.0, 3.0)),
+       st.floats(0.0, 2.0), st.floats(0.01, 1.0))
+@example('holonomic', (1.5, 0.5, 0.0), (-2.0, 0.5, 0.0), 0.5, 0.1)  # slowing: fastest at lo
+@example('arc', (1.5, 0.5, 1.0), (-2.0, 0.5, 0.0), 0.5, 0.1)
+def test_the_path_bounds_hold_over_their_interval(model, twist, accel, lo, span):
+    """`path_bounds` over [lo, lo + span] against the integrated origin (`Reference`) at 201
+    times there: its speed and acceleration (central differences, 0.1 ms apart) and its turn
+    rate stay within the bounds (decelerating bodies included, whose fastest end is lo)."""
+    hi = lo + span
+    pose = (1.0, -2.0, 0.7)
+    ref = Reference(model, pose, twist, accel, hi + 0.01)
+    motion = tuple(np.array([x], float) for x in (pose, twist, accel))
+    speed, turn, acceleration = path_bounds(
+        rigid_state(0, motion, int(MotionModel.parse(model))), lo, hi)
+    d = 1e-4
+    for t in np.linspace(lo + d, hi - d, 201):
+        before, at, after = (ref.origin(u) for u in (t - d, t, t + d))
+        assert np.hypot(*(after - before)) / (2 * d) <= speed + 1e-6
+        assert np.hypot(*(after - 2 * at + before)) / d ** 2 <= acceleration + 1e-3
+        assert abs(twist[2] + accel[2] * t) <= turn + 1e-12
 
 
 # --- the cases of the issue ------------------------------------------------------------------
