@@ -135,6 +135,43 @@ def test_a_twist_needs_a_pose_to_hold_it():
     assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(history, before))
 
 
+def measured_estimate(samples, now, window):
+    """Push (t, x, y, yaw, vx, vy, omega) samples of body 1 of two, each pose with its
+    measured twist; return the body's (twist, acceleration) at `now` (a point model)."""
+    history = PoseHistory.empty(2)
+    for t, x, y, yaw, *twist in samples:
+        assert push_pose(history, 1, t, x, y, yaw) and push_twist(history, 1, *twist)
+    motion = Motion(*(np.full((2, 3), 7.0) for _ in range(3)))
+    estimate_motion(history, now, window, 1.0, np.zeros(2, np.bool_), motion, POINT)
+    return motion.twists[1], motion.accels[1]
+
+
+@pytest.mark.parametrize('window', [0.05, 0.1, 0.15])
+def test_only_the_twists_within_the_window_give_the_acceleration(window):
+    """A body at yaw 0 speeding up at 2 m/s^2 (and turning faster at 3 rad/s^2) until
+    t = 0.3 s, then holding 0.6 m/s, 0.9 rad/s, its twists measured at 20 Hz: at 0.5 s a
+    window of 0.05 s (two twists, their line), 0.1 or 0.15 s holds only the held twists,
+    so its acceleration is the held twist's centripetal one and alpha 0."""
+    def twist(t):
+        return min(t, 0.3) * 2.0, 0.0, min(t, 0.3) * 3.0
+    samples = [(t, 0.0, 0.0, 0.0, *twist(t)) for t in np.arange(0.0, 0.51, 0.05)]
+    got, accel = measured_estimate(samples, 0.5, window)
+    assert got == pytest.approx([0.6, 0.0, 0.9], abs=1e-12)
+    assert accel == pytest.approx([0.0, 0.9 * 0.6, 0.0], abs=1e-9)
+    # within the ramp, two twists 0.05 s apart give its slope
+    got, accel = measured_estimate(samples[:5], 0.2, 0.05)
+    assert accel == pytest.approx([2.0, 0.6 * 0.4, 3.0], abs=1e-9)
+
+
+def test_twists_too_close_for_float64_keep_the_newest_and_no_acceleration():
+    """Twists 1e-170 s apart: tau^2 underflows to 0, the twists' line is singular; the body
+    moves at its newest twist with the centripetal acceleration alone (no nan, no rest)."""
+    samples = [(k * 1e-170, 1.0, 2.0, 0.0, 1.0, 0.0, 0.5) for k in range(1, 4)]
+    got, accel = measured_estimate(samples, 3e-170, 1.0)
+    assert got == pytest.approx([1.0, 0.0, 0.5], abs=1e-12)
+    assert accel == pytest.approx([0.0, 0.5, 0.0], abs=1e-12)
+
+
 def test_samples_too_close_for_float64_give_rest():
     """Stamps 1e-110 s apart: the normal equations' sums of tau^4 underflow, so the fit is
     singular; the body is fresh, at its newest pose, at rest (no nan)."""
