@@ -173,6 +173,7 @@ def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose,
        st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0), st.floats(-3.0, 3.0)),
        st.floats(0.0, 2.0), st.floats(0.01, 1.0))
 @example('holonomic', (1.5, 0.5, 0.0), (-2.0, 0.5, 0.0), 0.5, 0.1)  # slowing: fastest at lo
+@example('holonomic', (0.5, 1.5, 0.0), (0.5, -2.0, 0.0), 0.5, 0.1)
 @example('arc', (1.5, 0.5, 1.0), (-2.0, 0.5, 0.0), 0.5, 0.1)
 def test_the_path_bounds_hold_over_their_interval(model, twist, accel, lo, span):
     """`path_bounds` over [lo, lo + span] against the integrated origin (`Reference`) at 201
