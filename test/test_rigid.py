@@ -152,6 +152,8 @@ coordinate = st.floats(-20.0, 20.0)
        st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0), st.floats(-3.0, 3.0)))
 # no turn yet, a turn building up: the path bends 0.28 m off its Taylor line, bound 0.40
 @example('arc', 'speck', (0.0, 0.0, 0.0), (2.1, 0.0, 0.0), (0.0, 0.0, 0.1))
+# a turn starting slowly: the stray is within 4 % of its bound (5.3 cm)
+@example('arc', 'speck', (0.0, 0.0, 0.0), (4.0, 0.0, 0.0), (0.0, 0.0, 0.01))
 # a turn speeding up: 0.53 m off (bound 0.62); a circle leaving the Taylor box by 0.44 m
 @example('arc', 'speck', (0.0, 0.0, 0.0), (2.1, 0.0, 0.1), (2.0, 0.0, 0.0))
 @example('arc', 'speck', (0.0, 0.0, 1.03), (2.06, 3.43, 0.6), (0.0, 0.0, 0.0))
