@@ -157,6 +157,7 @@ coordinate = st.floats(-20.0, 20.0)
 # a turn speeding up: 0.53 m off (bound 0.62); a circle leaving the Taylor box by 0.44 m
 @example('arc', 'speck', (0.0, 0.0, 0.0), (2.1, 0.0, 0.1), (2.0, 0.0, 0.0))
 @example('arc', 'speck', (0.0, 0.0, 1.03), (2.06, 3.43, 0.6), (0.0, 0.0, 0.0))
+@example('arc', 'speck', (0.0, 0.0, 1.03), (2.06, 3.43, -0.6), (0.0, 0.0, 0.0))  # clockwise
 def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose, twist, accel):
     """The swept box of a body under a rigid model holds each vertex of the integrated
     motion (`Reference`) at 801 times over the 2 s horizon: turns up to 3 rad/s, linear and
