@@ -225,8 +225,7 @@ def quadratic_extent(p, v, a, horizon):
 @jit
 def origin_box(st, horizon):
     """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, H], from one of
-    two bounds (S = max(|V|, |V + A H|) and Omega = max(|w|, |w + alpha H|), as
-    `path_bounds` gives them):
+    two bounds (S and Omega the speed and turn bounds of `path_bounds` over [0, H]):
 
     * Taylor: the extent of the quadratic ``c0 + V t + c''(0) t^2 / 2``, c''(0) = A + i w V,
       widened by how far the path strays from it, ``J H^3 / 6``: J bounds the third
@@ -242,9 +241,8 @@ def origin_box(st, horizon):
     """
     x0, y0, _, vx, vy, ax, ay, w, al, _ = st
     h = horizon
+    speed, turn, _ = path_bounds(st, 0.0, h)
     speed0, speed1, acc = norm(vx, vy), norm(vx + ax * h, vy + ay * h), norm(ax, ay)
-    speed = max(speed0, speed1)
-    turn = max(abs(w), abs(_turn_rate(w, al, h)))
     slack = (abs(al) * speed + 2.0 * turn * acc + turn * turn * speed) * h * h * h / 6.0
     if slack <= 0.25 * h * speed0:
         xlo, xhi = quadratic_extent(x0, vx, ax - w * vy, h)
