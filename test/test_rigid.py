@@ -19,6 +19,8 @@ quadrature: the body's velocity in its own frame, ``vb + ab t``, turned by the h
 the reference polygons with shapely, refined by bisection.
 """
 
+from fractions import Fraction
+from math import factorial
 import math
 
 from hypothesis import example, given, HealthCheck, settings, strategies as st
@@ -29,8 +31,8 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kernels.constants import MotionModel
-from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, path_bounds, rigid_state,
-                                             rigid_vertices)
+from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, path_bounds, phi,
+                                             rigid_state, rigid_vertices)
 from shapes import simple_polygons
 
 SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -108,6 +110,30 @@ def world_of(shapes, states, models):
 
 
 # --- paths -------------------------------------------------------------------------------------
+def exact_phi(z, terms=80):
+    """``(Re, Im)`` of ``phi1(i z) = sum (i z)^k / (k + 1)!`` and of
+    ``phi2(i z) = sum (i z)^k / (k! (k + 2))`` in exact rationals (80 terms: the tail is below
+    1e-60 for |z| <= 10)."""
+    z = Fraction(z)
+    sums = [Fraction(0)] * 4
+    for k in range(terms):
+        term = z ** k * [1, 0, -1, 0][k % 4], z ** k * [0, 1, 0, -1][k % 4]  # (i z)^k
+        sums[0] += term[0] / factorial(k + 1)
+        sums[1] += term[1] / factorial(k + 1)
+        sums[2] += term[0] / (factorial(k) * (k + 2))
+        sums[3] += term[1] / (factorial(k) * (k + 2))
+    return [float(x) for x in sums]
+
+
+def test_phi_is_exact_to_rounding_on_both_sides_of_its_series_limit():
+    """`phi` against its series in exact rationals, to 1e-15 (a few ulps) both in its own
+    series (small |z|) and in the closed forms beyond it, for turns up to 10 rad."""
+    zs = np.concatenate([np.linspace(-0.7, 0.7, 281), np.linspace(-10.0, 10.0, 201),
+                         [1e-300, -1e-9, 0.49999999, 0.5, 0.50000001]])
+    for z in zs:
+        assert np.abs(np.array(phi(z)) - exact_phi(z)).max() <= 1e-15, z
+
+
 @pytest.mark.parametrize('model', ['arc', 'holonomic'])
 @pytest.mark.parametrize('alpha_scale', [0.0, 1.0])
 def test_rigid_vertices_follow_the_integrated_motion(model, alpha_scale):
