@@ -420,3 +420,71 @@ def test_the_replay_extra_installs_and_runs_in_a_clean_venv(tmp_path, params):
                           capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert '1 pairs warned or in contact' in done.stdout
+
+
+def polygon(t_ns, points, frame):
+    msgs = STORE.types
+    time = msgs['builtin_interfaces/msg/Time'](sec=t_ns // 10**9, nanosec=t_ns % 10**9)
+    return msgs['geometry_msgs/msg/PolygonStamped'](
+        header=msgs['std_msgs/msg/Header'](stamp=time, frame_id=frame),
+        polygon=msgs['geometry_msgs/msg/Polygon'](points=[
+            msgs['geometry_msgs/msg/Point32'](x=x, y=y, z=0.0) for x, y in points]))
+
+
+def pose_array(t_ns, xs, frame='map'):
+    msgs = STORE.types
+    time = msgs['builtin_interfaces/msg/Time'](sec=t_ns // 10**9, nanosec=t_ns % 10**9)
+    return msgs['geometry_msgs/msg/PoseArray'](
+        header=msgs['std_msgs/msg/Header'](stamp=time, frame_id=frame),
+        poses=[pose(t_ns, x).pose for x in xs])
+
+
+def test_footprint_topics_and_bulk_sources_are_replayed_as_the_node_takes_them(tmp_path):
+    """a, at rest at 0 with a 1 m square, is given a 2 m square on its footprint topic at
+    0.5 s; p, a tracker's only body, comes from x = 4 at 1 m/s in PoseArrays stamped 0 (taken
+    at their receive time): the faces meet at 2.5 s, not 3.  Each refusal is counted under
+    the node's words: footprints cut short, posed in the map before a's first pose (stamped
+    1 s early) or with their points on a line; a PoseArray of two poses, and one stamped
+    1 ns (older than p's newest pose)."""
+    params = tmp_path / 'params.yaml'
+    params.write_text(f"""
+/**:
+  ros__parameters:
+    tick_rate: 50.0
+    trigger_ticks: 1
+    bodies: [a, p]
+    sources: ['', tracker]
+    a: {{pose_topic: /a, footprint: {SQUARE}, footprint_topic: /a/footprint}}
+    p: {{footprint: {SQUARE}}}
+    tracker: {{topic: /tracker/poses, bodies: [p]}}
+""")
+    big = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+    types = {'/a': 'geometry_msgs/msg/PoseStamped',
+             '/tracker/poses': 'geometry_msgs/msg/PoseArray',
+             '/a/footprint': 'geometry_msgs/msg/PolygonStamped'}
+    cut = bytes(STORE.serialize_cdr(polygon(T0, big, 'a'), types['/a/footprint']))[:30]
+    inputs = [(T0 + 10**8, '/a/footprint', cut),
+              (T0 + 2 * 10**8, '/a/footprint', polygon(T0 - 10**9, big, 'map')),
+              (T0 + 3 * 10**8, '/a/footprint', polygon(0, [(0, 0), (1, 0), (2, 0)], 'a')),
+              (T0 + 5 * 10**8, '/a/footprint', polygon(0, big, 'a')),
+              (T0 + 10**9 + 10**6, '/tracker/poses', pose_array(0, [3.0, 3.0])),
+              (T0 + 15 * 10**8 + 10**6, '/tracker/poses', pose_array(1, [2.5]))]
+    for k in range(175):  # 3.5 s at 50 Hz
+        t = T0 + k * 10**9 // 50
+        inputs += [(t, '/a', pose(t, 0.0)), (t, '/tracker/poses', pose_array(0, [4.0 - k / 50]))]
+    inputs.sort(key=lambda row: row[0])
+    with Writer(tmp_path / 'in', version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conns = {topic: writer.add_connection(topic, msgtype, typestore=STORE)
+                 for topic, msgtype in types.items()}
+        for t, topic, msg in inputs:
+            data = msg if isinstance(msg, bytes) else STORE.serialize_cdr(msg, types[topic])
+            writer.write(conns[topic], t, data)
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    assert run.pairs[('a', 'p')].contact_start == pytest.approx(2.5, abs=1e-6)
+    assert run.skipped == {
+        'footprint refused: truncated message': 1,
+        "footprint refused: footprint in 'map' stamped where the body has no pose to bring "
+        'it into its own frame': 1,
+        "footprint refused: footprint of 'a' is not a simple polygon: it has zero area": 1,
+        'bulk message refused: 2 poses for 1 bodies': 1,
+        'out-of-order stamp': 1}
