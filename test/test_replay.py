@@ -15,6 +15,7 @@
 and the refusals are checked against the scripted motion."""
 
 import csv
+import math
 import os
 import pathlib
 import subprocess
@@ -197,19 +198,34 @@ def test_the_closest_approach_is_one_the_recorded_poses_reach(tmp_path, params):
     assert not record.touching and record.closest == pytest.approx(0.30, abs=1e-9)
 
 
+def odometry(t_ns, x, vx):
+    """nav_msgs/Odometry of a body at (x, 0) heading along x at vx (m/s) in its own frame."""
+    msgs = STORE.types
+    vector = msgs['geometry_msgs/msg/Vector3']
+    return msgs['nav_msgs/msg/Odometry'](
+        header=pose(t_ns, x).header, child_frame_id='b',
+        pose=msgs['geometry_msgs/msg/PoseWithCovariance'](pose=pose(t_ns, x).pose,
+                                                          covariance=np.zeros(36)),
+        twist=msgs['geometry_msgs/msg/TwistWithCovariance'](
+            twist=msgs['geometry_msgs/msg/Twist'](linear=vector(x=vx, y=0.0, z=0.0),
+                                                  angular=vector(x=0.0, y=0.0, z=0.0)),
+            covariance=np.zeros(36)))
+
+
+def write_inputs(path, types, inputs):
+    """A bag of `inputs`, (log_ns, topic, message or raw bytes), on topics of `types`."""
+    with Writer(path, version=9, storage_plugin=StoragePlugin.MCAP) as writer:
+        conns = {topic: writer.add_connection(topic, msgtype, typestore=STORE)
+                 for topic, msgtype in types.items()}
+        for t, topic, msg in sorted(inputs, key=lambda row: row[0]):
+            data = msg if isinstance(msg, bytes) else STORE.serialize_cdr(msg, types[topic])
+            writer.write(conns[topic], t, data)
+
+
 def test_a_topic_recorded_with_two_types_uses_every_pose(tmp_path, params):
     """/b holds 150 PoseStamped and one Odometry (a second connection): the poses are all
     taken (b reaches a at 3 s), the Odometry is named and counted."""
-    msgs = STORE.types
-    odom = msgs['nav_msgs/msg/Odometry'](
-        header=pose(T0, 9.0).header, child_frame_id='b',
-        pose=msgs['geometry_msgs/msg/PoseWithCovariance'](pose=pose(T0, 9.0).pose,
-                                                          covariance=np.zeros(36)),
-        twist=msgs['geometry_msgs/msg/TwistWithCovariance'](
-            twist=msgs['geometry_msgs/msg/Twist'](
-                linear=msgs['geometry_msgs/msg/Vector3'](x=0.0, y=0.0, z=0.0),
-                angular=msgs['geometry_msgs/msg/Vector3'](x=0.0, y=0.0, z=0.0)),
-            covariance=np.zeros(36)))
+    odom = odometry(T0, 9.0, 0.0)
     write_motion_bag(tmp_path / 'in', {'a': lambda t: 0.0, 'b': lambda t: 4.0 - t}, 3.5,
                      extra=[('/b', 'nav_msgs/msg/Odometry', T0 + 5 * 10**7, odom)])
     said = []
@@ -472,13 +488,7 @@ def test_footprint_topics_and_bulk_sources_are_replayed_as_the_node_takes_them(t
     for k in range(175):  # 3.5 s at 50 Hz
         t = T0 + k * 10**9 // 50
         inputs += [(t, '/a', pose(t, 0.0)), (t, '/tracker/poses', pose_array(0, [4.0 - k / 50]))]
-    inputs.sort(key=lambda row: row[0])
-    with Writer(tmp_path / 'in', version=9, storage_plugin=StoragePlugin.MCAP) as writer:
-        conns = {topic: writer.add_connection(topic, msgtype, typestore=STORE)
-                 for topic, msgtype in types.items()}
-        for t, topic, msg in inputs:
-            data = msg if isinstance(msg, bytes) else STORE.serialize_cdr(msg, types[topic])
-            writer.write(conns[topic], t, data)
+    write_inputs(tmp_path / 'in', types, inputs)
     run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
     assert run.pairs[('a', 'p')].contact_start == pytest.approx(2.5, abs=1e-6)
     assert run.skipped == {
@@ -488,3 +498,55 @@ def test_footprint_topics_and_bulk_sources_are_replayed_as_the_node_takes_them(t
         "footprint refused: footprint of 'a' is not a simple polygon: it has zero area": 1,
         'bulk message refused: 2 poses for 1 bodies': 1,
         'out-of-order stamp': 1}
+
+
+def test_odometry_twists_and_unstamped_poses_are_taken_as_the_node_takes_them(tmp_path):
+    """b stands at x = 2.6 and its nav_msgs/Odometry says it drives at 1 m/s towards a: the
+    twist is its velocity, so the pair is warned about 1.6 s ahead from the first ticks (its poses
+    alone say it stands).  a's poses are stamped 0 (taken at their receive time); one
+    stamped 1 ns and a twist of 2 km/s are refused and counted.  Markers go out at their
+    own rate (10 Hz), not every tick."""
+    params = tmp_path / 'params.yaml'
+    params.write_text(PARAMS.replace('b: {pose_topic: /b,',
+                                     'b: {pose_topic: /b, pose_type: nav_msgs/Odometry,'))
+    types = {'/a': 'geometry_msgs/msg/PoseStamped', '/b': 'nav_msgs/msg/Odometry'}
+    inputs = [(T0 + 10**9 + 10**6, '/a', pose(1, 0.0)),
+              (T0 + 15 * 10**8 + 10**6, '/b', odometry(T0 + 15 * 10**8 + 10**6, 2.6, -2e3))]
+    for k in range(150):  # 3 s at 50 Hz
+        t = T0 + k * 10**9 // 50
+        inputs += [(t, '/a', pose(0, 0.0)), (t, '/b', odometry(t, 2.6, -1.0))]
+    write_inputs(tmp_path / 'in', types, inputs)
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    record = run.pairs[('a', 'b')]
+    assert record.first_warning < 0.1 and math.isnan(record.contact_start)
+    # each tick is one period (20 ms) after the pose it takes, carried on at 1 m/s
+    assert record.min_time_to_collision == pytest.approx(1.58, abs=1e-6)
+    assert record.closest == pytest.approx(1.6, abs=1e-9)
+    assert run.skipped == {'out-of-order stamp': 1, 'twist out of range': 1}
+    with Reader(tmp_path / 'out') as reader:
+        topics = {c.topic: c.msgcount for c in reader.connections}
+    assert topics['/collision_monitor/contacts'] == 150
+    assert topics['/collision_monitor/markers'] == 30
+
+
+def test_a_pair_touching_from_the_start_and_a_body_ahead_of_the_ticks_are_recorded(tmp_path):
+    """c overlaps a from the first tick (a contact never warned before), and a's clock runs
+    0.4 s ahead of the recorder's, so no recorded pose of a reaches back to a tick (its
+    distance to b is unknown while b is warned): both pairs are recorded, b meeting a at
+    3 s."""
+    params = tmp_path / 'params.yaml'
+    params.write_text(PARAMS.replace('bodies: [a, b]', 'bodies: [a, b, c]')
+                      + f'    c: {{pose_topic: /c, footprint: {SQUARE}}}\n')
+    types = {f'/{b}': 'geometry_msgs/msg/PoseStamped' for b in 'abc'}
+    inputs = []
+    for k in range(175):  # 3.5 s at 50 Hz
+        t = T0 + k * 10**9 // 50
+        inputs += [(t, '/a', pose(t + 4 * 10**8, 0.0)), (t, '/b', pose(t, 4.0 - k / 50)),
+                   (t, '/c', pose(t, -0.5))]
+    write_inputs(tmp_path / 'in', types, inputs)
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    assert run.pairs[('a', 'c')].contact_start < 0.1
+    assert math.isnan(run.pairs[('a', 'c')].first_warning)
+    record = run.pairs[('a', 'b')]
+    assert record.first_warning == pytest.approx(1.0, abs=0.05)
+    assert record.contact_start == pytest.approx(3.0, abs=1e-6)
