@@ -201,6 +201,21 @@ def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose,
     assert (path[..., 1] >= box[1] - slack).all() and (path[..., 1] <= box[3] + slack).all()
 
 
+def test_a_half_turn_is_boxed_by_the_ellipse_of_its_length_about_its_chord():
+    """A speck turning through half a circle in 2 s (1 m/s, w = pi/2, radius r = 2/pi): its
+    path of length 2 m runs from (0, 0) to (0, 2r), so it lies in the ellipse with those foci
+    and major axis 2 m (semi-axes 1 and sqrt(1 - r^2) = 0.771 m), and the swept box is that
+    ellipse's box, widened by the speck's radius, not looser."""
+    speck = 0.02 * SQUARE
+    world = world_of([speck], [((0, 0, 0), (1.0, 0, math.pi / 2), (0, 0, 0))], ['arc'])
+    world.predict(2.0)
+    box = world.view().swept_boxes[0]
+    r = 2.0 / math.pi
+    b = math.sqrt(1.0 - r * r)
+    rho = 0.01 * math.sqrt(2.0)
+    assert box == pytest.approx([-b - rho, r - 1.0 - rho, b + rho, r + 1.0 + rho], abs=1e-9)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(['arc', 'holonomic']),
        st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floats(-3.0, 3.0)),
