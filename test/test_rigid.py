@@ -20,7 +20,6 @@ the reference polygons with shapely, refined by bisection.
 """
 
 from fractions import Fraction
-from math import factorial
 import math
 
 from hypothesis import example, given, HealthCheck, settings, strategies as st
@@ -118,10 +117,10 @@ def exact_phi(z, terms=80):
     sums = [Fraction(0)] * 4
     for k in range(terms):
         term = z ** k * [1, 0, -1, 0][k % 4], z ** k * [0, 1, 0, -1][k % 4]  # (i z)^k
-        sums[0] += term[0] / factorial(k + 1)
-        sums[1] += term[1] / factorial(k + 1)
-        sums[2] += term[0] / (factorial(k) * (k + 2))
-        sums[3] += term[1] / (factorial(k) * (k + 2))
+        sums[0] += term[0] / math.factorial(k + 1)
+        sums[1] += term[1] / math.factorial(k + 1)
+        sums[2] += term[0] / (math.factorial(k) * (k + 2))
+        sums[3] += term[1] / (math.factorial(k) * (k + 2))
     return [float(x) for x in sums]
 
 
