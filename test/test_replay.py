@@ -46,12 +46,13 @@ T0 = 1_700_000_000 * 10**9
 STORE = get_typestore(Stores.ROS2_JAZZY)
 
 
-def pose(t_ns, x, frame='map'):
+def pose(t_ns, x, frame='map', y=0.0, yaw=0.0):
     msgs = STORE.types
     time = msgs['builtin_interfaces/msg/Time'](sec=t_ns // 10**9, nanosec=t_ns % 10**9)
     header = msgs['std_msgs/msg/Header'](stamp=time, frame_id=frame)
-    point = msgs['geometry_msgs/msg/Point'](x=x, y=0.0, z=0.0)
-    orientation = msgs['geometry_msgs/msg/Quaternion'](x=0.0, y=0.0, z=0.0, w=1.0)
+    point = msgs['geometry_msgs/msg/Point'](x=x, y=y, z=0.0)
+    orientation = msgs['geometry_msgs/msg/Quaternion'](x=0.0, y=0.0, z=math.sin(yaw / 2),
+                                                       w=math.cos(yaw / 2))
     return msgs['geometry_msgs/msg/PoseStamped'](
         header=header, pose=msgs['geometry_msgs/msg/Pose'](position=point,
                                                            orientation=orientation))
@@ -550,3 +551,65 @@ def test_a_pair_touching_from_the_start_and_a_body_ahead_of_the_ticks_are_record
     record = run.pairs[('a', 'b')]
     assert record.first_warning == pytest.approx(1.0, abs=0.05)
     assert record.contact_start == pytest.approx(3.0, abs=1e-6)
+
+
+def test_the_closest_approach_places_turned_bodies_away_from_the_origin(tmp_path):
+    """a (1 m square) rests at (5, 2); b, a 2 m long wedge (its tail wider on one side, so
+    neither it nor the scene is symmetric) turned 30 degrees, comes along y = 2.3 and stops
+    dead at x = 7: the closest approach is shapely's distance between the two recorded
+    footprints there."""
+    shapely = pytest.importorskip('shapely')
+    bar = [[1.0, 0.1], [-1.0, 0.4], [-1.0, -0.1], [1.0, -0.1]]
+    params = tmp_path / 'params.yaml'
+    params.write_text(PARAMS.replace(f'b: {{pose_topic: /b, footprint: {SQUARE}}}',
+                                     f'b: {{pose_topic: /b, footprint: "{bar}"}}'))
+    yaw = math.radians(30.0)
+    types = {'/a': 'geometry_msgs/msg/PoseStamped', '/b': 'geometry_msgs/msg/PoseStamped'}
+    inputs = []
+    for k in range(150):  # 3 s at 50 Hz
+        t = T0 + k * 10**9 // 50
+        inputs += [(t, '/a', pose(t, 5.0, y=2.0)),
+                   (t, '/b', pose(t, 9.0 - min(k / 50, 2.0), y=2.3, yaw=yaw))]
+    write_inputs(tmp_path / 'in', types, inputs)
+    run = replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    c, s = math.cos(yaw), math.sin(yaw)
+    placed = shapely.Polygon([(7.0 + c * x - s * y, 2.3 + s * x + c * y) for x, y in bar])
+    square = shapely.Polygon([(5.0 + x, 2.0 + y) for x, y in
+                              [(0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5)]])
+    record = run.pairs[('a', 'b')]
+    assert not record.touching
+    assert record.closest == pytest.approx(placed.distance(square), abs=1e-9)
+
+
+def test_the_time_line_starts_at_the_first_input_and_progress_shows_each_tenth(
+        tmp_path, params, capsys):
+    """A bag whose first message (1 s before the poses) is on a topic the monitor does not
+    read: the ticks start at the first pose (150 in 3 s).  A configured topic missing from
+    the bag is named.  Progress, on by default, writes a line at each tenth into a log."""
+    params.write_text(PARAMS.replace('bodies: [a, b]', 'bodies: [a, b, c]')
+                      + f'    c: {{pose_topic: /c, footprint: {SQUARE}}}\n')
+    types = {'/a': 'geometry_msgs/msg/PoseStamped', '/b': 'geometry_msgs/msg/PoseStamped',
+             '/chatter': 'std_msgs/msg/String'}
+    inputs = [(T0 - 10**9, '/chatter', STORE.types['std_msgs/msg/String'](data='hello'))]
+    for k in range(150):
+        t = T0 + k * 10**9 // 50
+        inputs += [(t, '/a', pose(t, 0.0)), (t, '/b', pose(t, 4.0 - k / 50))]
+    write_inputs(tmp_path / 'in', types, inputs)
+    said = []
+    replay(tmp_path / 'in', params, tmp_path / 'out', log=said.append)
+    assert said == ['topic /c is not in the bag: its body gets no input from it']
+    with Reader(tmp_path / 'out') as reader:
+        topics = {c.topic: c.msgcount for c in reader.connections}
+    assert topics['/collision_monitor/contacts'] == 150
+    lines = capsys.readouterr().err.splitlines()  # bag seconds at each tenth of 3 s
+    assert [line.split()[2] for line in lines] == [f'{0.3 * k:.1f}' for k in range(11)]
+
+
+def test_a_bag_without_any_configured_topic_is_refused_by_name(tmp_path, params):
+    types = {'/chatter': 'std_msgs/msg/String'}
+    write_inputs(tmp_path / 'in', types,
+                 [(T0, '/chatter', STORE.types['std_msgs/msg/String'](data='hello'))])
+    with pytest.raises(ValueError) as err:
+        replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
+    assert str(err.value) == f'{tmp_path / "in"}: none of the configured input topics is in ' \
+                             f'the bag'

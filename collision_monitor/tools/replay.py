@@ -354,12 +354,12 @@ class Progress:
     faster than real time.  On a terminal one line redrawn at most five times a second;
     elsewhere (a log file) a line at each tenth of the time line."""
 
-    def __init__(self, start_ns, end_ns, stream=sys.stderr, width=30):
+    def __init__(self, start_ns, end_ns, stream=None, width=30):
         self.start_ns = start_ns
         self.span_ns = max(1, end_ns - start_ns)
-        self.stream = stream
+        self.stream = sys.stderr if stream is None else stream  # as redirected when made
         self.width = width
-        self.terminal = stream.isatty()
+        self.terminal = self.stream.isatty()
         self.began = time.perf_counter()
         self.drawn = -1.0
         self.tenths = -1
