@@ -155,7 +155,7 @@ TARGETS = {
     'ros/frames.py': ['test/test_frames.py'],
     'monitor/config.py': ['test/test_config.py', 'test/test_monitor.py'],
     'monitor/monitor.py': ['test/test_monitor.py'],
-    'tools/replay.py': ['test/test_replay.py'],
+    'tools/replay.py': ['test/test_replay.py', 'test/test_replay_blocks.py'],
 }
 # tests of a module's files left out of its runs: the clean-venv install (100 s) tests
 # packaging, which no mutant of the module changes
