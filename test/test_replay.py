@@ -15,6 +15,7 @@
 and the refusals are checked against the scripted motion."""
 
 import csv
+import io
 import math
 import os
 import pathlib
@@ -351,8 +352,8 @@ def test_an_unreadable_bag_is_one_line_and_exit_2(tmp_path, params, bag):
 
 
 def test_progress_off_a_terminal_is_a_line_at_each_tenth():
-    """Into a log file the bar is not redrawn: one line per tenth of the time line."""
-    import io
+    """Into a log file the bar is not redrawn: one line per tenth of the time line, the first
+    wherever the first update falls, and never past 100 %."""
     from collision_monitor.tools.replay import Progress
     out = io.StringIO()
     bar = Progress(0, 10**9, stream=out)
@@ -362,6 +363,56 @@ def test_progress_off_a_terminal_is_a_line_at_each_tenth():
     lines = out.getvalue().splitlines()
     assert '\r' not in out.getvalue() and len(lines) == 11
     assert [line.split()[1] for line in lines] == [f'{10 * k}%' for k in range(11)]
+    out = io.StringIO()
+    bar = Progress(2 * 10**9, 4 * 10**9, stream=out)
+    bar.update(23 * 10**8)   # first at 15 %: 0.3 s of 2 s
+    bar.update(5 * 10**9)    # past the end
+    assert [line.split()[1:3] for line in out.getvalue().splitlines()] == [
+        ['15%', '0.3'], ['100%', '2.0']]
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_redraws_one_line_at_most_five_times_a_second(monkeypatch):
+    """On a terminal: one line redrawn in place (a 30-character bar), skipped while the last
+    drawing is under 0.2 s old; `close` draws the end state and ends the line."""
+    from collision_monitor.tools import replay as module
+    clock = iter([10.0, 10.0, 10.1, 10.3, 10.4])  # made, then each drawing's reading
+    monkeypatch.setattr(module.time, 'perf_counter', lambda: next(clock))
+    out = Terminal()
+    bar = module.Progress(5 * 10**9, 15 * 10**9, stream=out)
+    bar.update(5 * 10**9)       # drawn: 0 %
+    bar.update(7 * 10**9)       # 0.1 s later: skipped
+    bar.update(8 * 10**9)       # 0.3 s after the first: drawn, 30 %
+    bar.close()                 # drawn whatever the clock: 100 %, and the line ends
+    text = out.getvalue()
+    assert text.endswith('\n') and text.count('\n') == 1
+    frames = text[:-1].split('\r')[1:]
+    assert [f.split('] ')[1].split()[:4] for f in frames] == [
+        ['0%', '0.0', 'of', '10.0'], ['30%', '3.0', 'of', '10.0'], ['100%', '10.0', 'of', '10.0']]
+    assert [f[len('replay ['):].split(']')[0] for f in frames] == [
+        '.' * 30, '#' * 9 + '.' * 21, '#' * 30]
+
+
+def test_a_replay_that_fails_leaves_its_progress_short_of_the_end(tmp_path, params, capsys,
+                                                                  monkeypatch):
+    """A replay that fails part way (here its worker, two ticks of 50 into the bag) draws no
+    100 % line, and leaves no output behind."""
+    from collision_monitor.tools import replay_blocks
+
+    def failing(plan, worker, on_tick=None):
+        on_tick(1)
+        on_tick(2)
+        raise ValueError('worn out')
+    monkeypatch.setattr(replay_blocks, 'run_worker', failing)
+    write_bag(tmp_path / 'in', seconds=1.0)
+    with pytest.raises(ValueError, match='worn out'):
+        replay(tmp_path / 'in', params, tmp_path / 'out', log=lambda *_: None, jobs=1)
+    assert [line.split()[1] for line in capsys.readouterr().err.splitlines()] == ['2%']
+    assert not (tmp_path / 'out').exists()
 
 
 def test_the_replay_runs_with_no_ros_package_importable(tmp_path, params):

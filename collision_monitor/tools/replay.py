@@ -361,7 +361,7 @@ class Progress:
         self.width = width
         self.terminal = self.stream.isatty()
         self.began = time.perf_counter()
-        self.drawn = -1.0
+        self.drawn = -math.inf  # never drawn
         self.tenths = -1
         self.open = False  # a terminal line drawn and not ended
 
