@@ -340,8 +340,33 @@ def rigid_scenes(draw):
     return shapes, states, models
 
 
+# a small body spinning fast off its origin (2.7 rad/s, 0.3 m out) into a concave one at
+# rest, and a spin slowing through 2.1 rad/s: the slab's margin needs each vertex's w^2 rho
+SPINNING_INTO = (
+    ([[-0.204948, 0.387751], [-0.2661, 0.348634], [-0.406647, 0.164294]],
+     [[1.145773, 0.077456], [-0.090055, 0.057085], [-1.026269, -0.535381], [0.125656, -0.037721]]),
+    [((0.0, 0.0, -1.41088), (-0.9082, 0.4481, -2.6719), (0.0856, -0.8734, -1.5653)),
+     ((-1.92073, -0.27672, -0.46372), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['holonomic', 'holonomic'])
+SLOWING_SPIN = (
+    ([[-0.233211, 0.616992], [-0.302644, 0.586066], [-0.541592, 0.376491], [-0.657022, -0.05821]],
+     [[0.040453, 0.458568], [-0.43908, -0.13831], [-0.150252, -0.435138]]),
+    [((0.0, 0.0, 0.27843), (0.69168, -1.26698, -2.11734), (-0.02023, 0.38646, -1.91752)),
+     ((1.66984, -0.6781, 0.72589), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['holonomic', 'arc'])
+
+
+def swapped(scene):
+    """The scene with its bodies listed the other way round."""
+    return tuple(part[::-1] for part in scene)
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rigid_scenes())
+@example(SPINNING_INTO)
+@example(swapped(SPINNING_INTO))
+@example(SLOWING_SPIN)
+@example(swapped(SLOWING_SPIN))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
