@@ -662,3 +662,39 @@ def test_a_bag_without_any_configured_topic_is_refused_by_name(tmp_path, params)
         replay(tmp_path / 'in', params, tmp_path / 'out', progress=False, log=lambda *_: None)
     assert str(err.value) == f'{tmp_path / "in"}: none of the configured input topics is in ' \
                              f'the bag'
+
+
+def test_the_report_lists_each_episode_and_draws_the_forty_closest_pairs(tmp_path):
+    """41 pairs, pair k warned at k/10 s, again 0.02 s later and once more after a tick
+    without (two episodes: ticks are 0.02 s apart), its least time to collision 1 + k/100 s;
+    pair 0 also touches at 0.5 s.  The CSV has a row per episode in the order they start,
+    times as epoch seconds; the timeline draws the 40 closest pairs (contacts first, then
+    the least time to collision) in the order they start, each run of ticks one span that
+    ends a tick after its last."""
+    from collision_monitor.tools.replay import (config_from_parameters, PairRecord, Replay,
+                                                write_report)
+    names = [f'b{k:02d}' for k in range(41)]
+    config = config_from_parameters({'tick_rate': 50.0, 'bodies': ['a', *names],
+                                     **{f'{b}.footprint': SQUARE.strip('"')
+                                        for b in ['a', *names]},
+                                     **{f'{b}.static': True for b in ['a', *names]}})
+    run = Replay(config, 5 * 10**9)
+    for k, b in enumerate(names):
+        record = run.pairs[('a', b)] = PairRecord()
+        for dt in (0.0, 0.02, 0.06):
+            record.add_warning(k / 10 + dt, 1.0 + k / 100, math.inf if k == 0 else 0.3)
+    run.pairs[('a', 'b00')].add_contact(0.5, 0.49)
+    drawn = write_report(run, tmp_path / 'r')
+    assert [pair for pair, _, _ in drawn] == [('a', b) for b in names[:40]]
+    for k, (_, warned, touching) in enumerate(drawn):
+        assert np.allclose(warned, [(k / 10, 0.04), (k / 10 + 0.06, 0.02)], rtol=0, atol=1e-12)
+        assert np.allclose(touching, [(0.5, 0.02)], rtol=0, atol=1e-12) if k == 0 else \
+            touching == []
+    with open(f'{tmp_path / "r"}.csv') as f:
+        assert next(csv.reader(f)) == ['pair', 'first_warning', 'min_time_to_collision',
+                                       'contact_start', 'contact_end', 'closest_approach']
+        rows = list(csv.reader(f))
+    assert len(rows) == 2 * 41 + 1
+    assert rows[:3] == [['a|b00', '5.0', '1.0', '', '', ''], ['a|b00', '5.06', '1.0', '', '', ''],
+                        ['a|b01', '5.1', '1.01', '', '', '0.3']]
+    assert ['a|b00', '', '', '5.49', '5.5', '0.0'] in rows

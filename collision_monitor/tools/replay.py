@@ -403,7 +403,11 @@ shortest time to collision); the CSV lists every pair."""
 
 def write_report(run, output):
     """The near-miss report: ``OUT.csv`` (one row per episode of a pair: a run of ticks
-    warned of or in contact) and ``OUT.png`` (timeline, one row per pair)."""
+    warned of or in contact) and ``OUT.png`` (timeline, one row per pair).
+
+    Returns the timeline's rows, top to bottom: ``(pair, warned, touching)``, the spans
+    ``(start, width)`` (s on the bag's time line) of the pair's warned ticks and of its
+    ticks in contact (`_spans`)."""
     period = 1.0 / run.config.tick_rate
 
     def start(record):
@@ -412,7 +416,7 @@ def write_report(run, output):
     rows = sorted(run.pairs.items(), key=lambda kv: start(kv[1]))
     episodes = sorted(((pair, e) for pair, r in rows for e in r.episodes(period)),
                       key=lambda pe: start(pe[1]))
-    base = run.time.epoch_ns * 1e-9 if run.time else 0.0
+    base = run.time.epoch_ns * 1e-9
     with open(f'{output}.csv', 'w', newline='') as f:
         out = csv.writer(f)
         out.writerow(['pair', 'first_warning', 'min_time_to_collision', 'contact_start',
@@ -425,7 +429,10 @@ def write_report(run, output):
                           '' if np.isinf(r.closest) else repr(r.closest)])
     closest = {pair for pair, _ in sorted(rows, key=lambda kv: (
         np.isnan(kv[1].contact_start), kv[1].min_time_to_collision))[:TIMELINE_ROWS]}
-    _timeline([kv for kv in rows if kv[0] in closest], f'{output}.png', len(rows), period)
+    drawn = [(pair, _spans([w[0] for w in r.warned], period),
+              _spans([c[0] for c in r.touching], period)) for pair, r in rows if pair in closest]
+    _timeline(drawn, f'{output}.png', len(rows))
+    return drawn
 
 
 def _abs(base, seconds):
@@ -433,21 +440,19 @@ def _abs(base, seconds):
     return '' if np.isnan(seconds) else repr(base + seconds)
 
 
-def _timeline(rows, path, total, period):
-    """Draw each pair's warned and touching ticks as spans (ticks closer than 1.5
-    `period` s join) on one row each, in the order of `rows` from the top."""
+def _timeline(rows, path, total):
+    """Draw `write_report`'s rows, ``(pair, warned, touching)`` spans, one row each from the
+    top; `total` pairs in all."""
     from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
     fig = Figure(figsize=(10, 1 + 0.4 * max(1, len(rows))))
-    labels = [f'{a}|{b}' for (a, b), _ in rows]
+    labels = [f'{a}|{b}' for (a, b), _, _ in rows]
     width = 10 * 0.1 + 0.075 * max(map(len, labels), default=0)  # inches of tick labels
     fig.subplots_adjust(left=width / 10, right=0.98, top=1 - 0.5 / fig.get_figheight(),
                         bottom=0.6 / fig.get_figheight())
     ax = fig.subplots()
-    for k, (_, r) in enumerate(rows):
-        ax.broken_barh(_spans([w[0] for w in r.warned], period), (k - 0.3, 0.6),
-                       color='orange')
-        ax.broken_barh(_spans([c[0] for c in r.touching], period), (k - 0.3, 0.6),
-                       color='red')
+    for k, (_, warned, touching) in enumerate(rows):
+        ax.broken_barh(warned, (k - 0.3, 0.6), color='orange')
+        ax.broken_barh(touching, (k - 0.3, 0.6), color='red')
     ax.set_yticks(range(len(rows)), labels)
     ax.set_ylim(len(rows) - 0.3, -0.7)  # the first pair at the top
     ax.set_xlabel('s from the start of the bag (orange: warned, red: in contact)')
