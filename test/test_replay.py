@@ -698,3 +698,18 @@ def test_the_report_lists_each_episode_and_draws_the_forty_closest_pairs(tmp_pat
     assert rows[:3] == [['a|b00', '5.0', '1.0', '', '', ''], ['a|b00', '5.06', '1.0', '', '', ''],
                         ['a|b01', '5.1', '1.01', '', '', '0.3']]
     assert ['a|b00', '', '', '5.49', '5.5', '0.0'] in rows
+
+
+def test_the_command_names_what_is_missing_under_its_own_name(capsys):
+    """Without --params-file and --output the command stops with argparse's usage error, under
+    its own name; --help shows the module's first paragraph."""
+    from collision_monitor.tools.replay import __doc__ as doc
+    with pytest.raises(SystemExit) as stop:
+        main(['in.mcap'])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith('usage: collision_monitor_replay ')
+    assert err.rstrip().endswith('collision_monitor_replay: error: the following arguments '
+                                 'are required: --params-file, --output')
+    with pytest.raises(SystemExit):
+        main(['--help'])
+    assert ' '.join(doc.split('\n\n')[0].split()) in ' '.join(capsys.readouterr().out.split())
