@@ -703,7 +703,9 @@ def test_the_report_lists_each_episode_and_draws_the_forty_closest_pairs(tmp_pat
 def test_the_command_names_what_is_missing_under_its_own_name(capsys):
     """Without --params-file and --output the command stops with argparse's usage error, under
     its own name; --help shows the module's first paragraph."""
-    from collision_monitor.tools.replay import __doc__ as doc
+    import inspect
+    from collision_monitor.tools import replay as module
+    doc = inspect.getdoc(module)
     with pytest.raises(SystemExit) as stop:
         main(['in.mcap'])
     err = capsys.readouterr().err
