@@ -16,7 +16,8 @@ of a module is run against the unmutated engine on random two-body scenes, and t
 whose first contact moved by more than 1e-6 s are named.
 
 ``python test/mutants_differential.py --lines FIRST-LAST [--scenes N] [--seed S] [MODULE]``
-(default ``kernels/toi.py``, 40,000 scenes, seed 2) prints a verdict per mutant: SAME, DIFFERS
+(default ``kernels/toi.py``, 40,000 scenes, seed 2; mutmut from ``make mutants``) prints a
+verdict per mutant: SAME, DIFFERS
 with the first scenes that moved, or BROKEN (the mutated engine did not finish).
 ``--show K`` prints scene K as ``(shapes, states, models)``, the form of
 `test_rigid.rigid_scenes`, to be checked against dense sampling and made an example.

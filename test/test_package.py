@@ -39,7 +39,7 @@ def import_roots(paths):
 
 
 # the replay tool's bag library, installed by pip (the 'replay' extra): no rosdep key
-PIP_ONLY = {'rosbags'}
+PIP_ONLY = {'rosbags', 'mutmut'}  # mutmut: installed by `make mutants` for its tools
 
 
 def test_every_import_of_the_package_and_its_launch_file_is_an_exec_depend():
