@@ -17,8 +17,8 @@ whose first contact moved by more than 1e-6 s are named.
 
 ``python test/mutants_differential.py --lines FIRST-LAST [--scenes N] [--seed S] [MODULE]``
 (default ``kernels/toi.py``, 40,000 scenes, seed 2; mutmut from ``make mutants``) prints a
-verdict per mutant: SAME, DIFFERS
-with the first scenes that moved, or BROKEN (the mutated engine did not finish).
+verdict per mutant: SAME, DIFFERS with the first scenes that moved, or BROKEN (the mutated
+engine did not finish).
 ``--show K`` prints scene K as ``(shapes, states, models)``, the form of
 `test_rigid.rigid_scenes`, to be checked against dense sampling and made an example.
 
@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 
+from mutants import line_range
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -125,7 +126,7 @@ def moved(base, got):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('module', nargs='?', default='kernels/toi.py')
-    parser.add_argument('--lines', metavar='FIRST-LAST')
+    parser.add_argument('--lines', metavar='FIRST-LAST', type=line_range)
     parser.add_argument('--scenes', type=int, default=40000)
     parser.add_argument('--seed', type=int, default=2)
     parser.add_argument('--show', type=int, metavar='K')
@@ -143,7 +144,7 @@ def main():
     if not args.lines:
         parser.error('--lines FIRST-LAST is required')
     from mutmut import Context, list_mutations, mutate
-    first, last = map(int, args.lines.split('-'))
+    first, last = args.lines
     copy = pathlib.Path(tempfile.mkdtemp(prefix='differential_'))
     try:
         shutil.copytree(ROOT / PACKAGE, copy / PACKAGE,
