@@ -30,8 +30,8 @@ import shapely
 
 from collision_monitor import World
 from collision_monitor.kernels.constants import MotionModel
-from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, path_bounds, phi,
-                                             rigid_state, rigid_vertices)
+from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, origin_at, path_bounds,
+                                             phi, rigid_state, rigid_vertices)
 from shapes import simple_polygons
 
 SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -51,6 +51,7 @@ class Reference:
         if model == 'holonomic':
             self.origin = lambda t: np.array([x0 + vx * t + 0.5 * ax * t * t,
                                               y0 + vy * t + 0.5 * ay * t * t])
+            self.velocity = lambda t: np.array([vx + ax * t, vy + ay * t])
             return
         # the state's velocity and acceleration are the body-frame ones in world axes at 0
         c, s = math.cos(phi0), math.sin(phi0)
@@ -65,6 +66,7 @@ class Reference:
         sol = solve_ivp(velocity, (0.0, horizon), [x0, y0], method='DOP853', rtol=1e-13,
                         atol=1e-14, dense_output=True)
         self.origin = sol.sol
+        self.velocity = lambda t: np.array(velocity(t, None))
 
     def vertices(self, footprint, t):
         h = self.heading(t)
@@ -133,25 +135,53 @@ def test_phi_is_exact_to_rounding_on_both_sides_of_its_series_limit():
         assert np.abs(np.array(phi(z)) - exact_phi(z)).max() <= 1e-15, z
 
 
+def random_turns(seed, alpha_scale, count=40):
+    """`count` random ``(pose, twist, acceleration)``: turns up to 3 rad/s, speeds up to
+    1.5 m/s, accelerations up to 1 m/s^2 and, times `alpha_scale`, 3 rad/s^2."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        yield ([*rng.uniform(-50, 50, 2), rng.uniform(-3, 3)],
+               [*rng.uniform(-1.5, 1.5, 2), rng.uniform(-3, 3)],
+               [*rng.uniform(-1, 1, 2), alpha_scale * rng.uniform(-3, 3)])
+
+
+def quadrature_bound(twist, accel, t):
+    """`ARC_QUADRATURE_ERROR`'s bound on a clothoid's origin at t, plus rounding."""
+    return 1e-11 + ARC_QUADRATURE_ERROR * t * (math.hypot(*twist[:2])
+                                               + 7 * math.hypot(*accel[:2]) * t)
+
+
 @pytest.mark.parametrize('model', ['arc', 'holonomic'])
 @pytest.mark.parametrize('alpha_scale', [0.0, 1.0])
 def test_rigid_vertices_follow_the_integrated_motion(model, alpha_scale):
     """`rigid_vertices` against the integrated reference at 20 times over 3 s, for turns up to
     3 rad/s with and without accelerations: closed forms (alpha = 0, or holonomic) to
     rounding, the clothoid's quadrature within `ARC_QUADRATURE_ERROR`'s bound."""
-    rng = np.random.default_rng(5)
-    for _ in range(40):
-        pose = [*rng.uniform(-50, 50, 2), rng.uniform(-3, 3)]
-        twist = [*rng.uniform(-1.5, 1.5, 2), rng.uniform(-3, 3)]
-        accel = [*rng.uniform(-1, 1, 2), alpha_scale * rng.uniform(-3, 3)]
+    for pose, twist, accel in random_turns(5, alpha_scale):
         ref = Reference(model, pose, twist, accel, 3.0)
         for t in np.linspace(0.0, 3.0, 20):
             got = rigid_vertices(model, pose, twist, accel, ROBOT, t)
-            bound = 1e-11
-            if model == 'arc' and alpha_scale:
-                bound += ARC_QUADRATURE_ERROR * t * (math.hypot(*twist[:2])
-                                                     + 7 * math.hypot(*accel[:2]) * t)
+            bound = quadrature_bound(twist, accel, t) if model == 'arc' and alpha_scale else 1e-11
             assert np.abs(got - ref.vertices(ROBOT, t)).max() <= bound
+
+
+@pytest.mark.parametrize('model', ['arc', 'holonomic'])
+@pytest.mark.parametrize('alpha_scale', [0.0, 1.0])
+def test_origin_at_gives_the_integrated_origin_and_its_velocity(model, alpha_scale):
+    """`origin_at`, stepping from one time to the next as the search does, against the
+    integrated reference: the origin within the quadrature's bound and its velocity, the
+    integrand ``e^(i phi(t)) (V + A t)`` of the reference itself, to rounding."""
+    rng = np.random.default_rng(8)
+    for pose, twist, accel in random_turns(8, alpha_scale):
+        ref = Reference(model, pose, twist, accel, 3.0)
+        motion = tuple(np.array([x], float) for x in (pose, twist, accel))
+        state = rigid_state(0, motion, int(MotionModel.parse(model)))
+        t0, cx, cy = 0.0, pose[0], pose[1]
+        for t in np.sort(rng.uniform(0.0, 3.0, 12)):
+            cx, cy, vx, vy = origin_at(state, t0, cx, cy, t)
+            assert np.abs([cx, cy] - ref.origin(t)).max() <= quadrature_bound(twist, accel, t)
+            assert np.abs([vx, vy] - ref.velocity(t)).max() <= 1e-12
+            t0 = t
 
 
 def test_a_constant_twist_is_a_circle_and_no_turn_a_line():
