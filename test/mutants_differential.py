@@ -25,8 +25,9 @@ engine did not finish).
 A scene: two polygons of 3 to 7 vertices (star-shaped, convex or not) 1 to 3.5 m apart, each
 under a model drawn from arc, holonomic (twice as likely) and the two point models, twists up
 to 1.5 m/s and 3 rad/s, accelerations half the time, the second body at rest a third of the
-time; the answer is `World.predict` over 2 s.  The mutants are made in a copy of the package,
-each with a numba cache of its own; the working tree is never changed.
+time; the answer is `World.predict` over 2 s.  The mutants are made in a copy of the package;
+each starts from the unmutated run's numba cache less the entries that may hold the mutated
+module's code (as `make mutants` does); the working tree is never changed.
 """
 
 import argparse
@@ -38,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 
-from mutants import line_range
+from mutants import drop_cached, importers, line_range
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -95,17 +96,25 @@ def answers(n, seed):
     return out
 
 
-def run_answers(package_root, n, seed):
-    """`answers` in a process of its own, importing the package under `package_root`."""
-    cache = tempfile.mkdtemp(prefix='numba_')
-    try:
-        env = dict(os.environ, PYTHONPATH=str(package_root), NUMBA_CACHE_DIR=cache)
-        done = subprocess.run([sys.executable, __file__, '--answers', str(n), str(seed)],
-                              env=env, cwd=package_root, capture_output=True, text=True,
-                              timeout=1800)
-        return done.stdout.split() if done.returncode == 0 else None
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
+def run_answers(package_root, n, seed, cache):
+    """`answers` in a process of its own, importing the package under `package_root`, with
+    the numba cache `cache`."""
+    env = dict(os.environ, PYTHONPATH=str(package_root), NUMBA_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, __file__, '--answers', str(n), str(seed)],
+                          env=env, cwd=package_root, capture_output=True, text=True,
+                          timeout=1800)
+    return done.stdout.split() if done.returncode == 0 else None
+
+
+def mutant_cache(base, copy, module):
+    """A numba cache for a mutant of `module` in `copy`: the unmutated run's `base`, less the
+    entries of every module whose kernels may hold the mutated one's (`mutants.importers`),
+    so that only those compile again."""
+    cache = pathlib.Path(tempfile.mkdtemp(prefix='numba_', dir=base.parent))
+    shutil.copytree(base, cache, dirs_exist_ok=True)
+    stale = importers(ROOT / PACKAGE / module, kernels_only=True)
+    drop_cached([copy / p.relative_to(ROOT) for p in stale], cache)
+    return cache
 
 
 def moved(base, got):
@@ -152,7 +161,8 @@ def main():
         target = copy / PACKAGE / args.module
         source = target.read_text()
         lines = source.splitlines()
-        base = run_answers(copy, args.scenes, args.seed)
+        base_cache = copy / 'numba_base'
+        base = run_answers(copy, args.scenes, args.seed, base_cache)
         if base is None:
             sys.exit('the unmutated engine did not finish')
         context = Context(source=source, filename=args.module, dict_synonyms=[])
@@ -165,7 +175,9 @@ def main():
             if new.strip().startswith('@') or lines[m.line_number].strip().startswith('@'):
                 continue
             target.write_text(mutated)
-            got = run_answers(copy, args.scenes, args.seed)
+            cache = mutant_cache(base_cache, copy, args.module)
+            got = run_answers(copy, args.scenes, args.seed, cache)
+            shutil.rmtree(cache, ignore_errors=True)
             target.write_text(source)
             if got is None or len(got) != len(base):
                 verdict = 'BROKEN'
