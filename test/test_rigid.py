@@ -137,7 +137,9 @@ def test_phi_is_exact_to_rounding_on_both_sides_of_its_series_limit():
 
 def random_turns(seed, alpha_scale, count=40):
     """`count` random ``(pose, twist, acceleration)``: turns up to 3 rad/s, speeds up to
-    1.5 m/s, accelerations up to 1 m/s^2 and, times `alpha_scale`, 3 rad/s^2."""
+    1.5 m/s, accelerations up to 1 m/s^2 and, times `alpha_scale`, 3 rad/s^2; after one in
+    round numbers, as configurations write them."""
+    yield [1.0, 2.0, 0.5], [1.0, 0.0, 0.5], [0.5, 0.0, alpha_scale]
     rng = np.random.default_rng(seed)
     for _ in range(count):
         yield ([*rng.uniform(-50, 50, 2), rng.uniform(-3, 3)],
@@ -213,6 +215,8 @@ coordinate = st.floats(-20.0, 20.0)
 @example('arc', 'speck', (0.0, 0.0, 0.0), (2.1, 0.0, 0.1), (2.0, 0.0, 0.0))
 @example('arc', 'speck', (0.0, 0.0, 1.03), (2.06, 3.43, 0.6), (0.0, 0.0, 0.0))
 @example('arc', 'speck', (0.0, 0.0, 1.03), (2.06, 3.43, -0.6), (0.0, 0.0, 0.0))  # clockwise
+# far out, creeping below the coordinates' resolution while turning: the chord is exactly 0
+@example('arc', 'robot', (1e8, 1e8, 0.0), (1e-9, 0.0, 1.0), (0.0, 0.0, 0.0))
 def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose, twist, accel):
     """The swept box of a body under a rigid model holds each vertex of the integrated
     motion (`Reference`) at 801 times over the 2 s horizon: turns up to 3 rad/s, linear and
@@ -230,19 +234,20 @@ def test_the_swept_box_holds_every_vertex_of_the_true_motion(model, shape, pose,
     assert (path[..., 1] >= box[1] - slack).all() and (path[..., 1] <= box[3] + slack).all()
 
 
-def test_a_half_turn_is_boxed_by_the_ellipse_of_its_length_about_its_chord():
-    """A speck turning through half a circle in 2 s (1 m/s, w = pi/2, radius r = 2/pi): its
-    path of length 2 m runs from (0, 0) to (0, 2r), so it lies in the ellipse with those foci
-    and major axis 2 m (semi-axes 1 and sqrt(1 - r^2) = 0.771 m), and the swept box is that
+@pytest.mark.parametrize('v', [0.5, 1.0, 1.5])
+def test_a_half_turn_is_boxed_by_the_ellipse_of_its_length_about_its_chord(v):
+    """A speck turning through half a circle in 2 s (v m/s, w = pi/2, radius r = 2 v/pi): its
+    path of length 2 v runs from (0, 0) to (0, 2r), so it lies in the ellipse with those foci
+    and major axis 2 v (semi-axes v and sqrt(v^2 - r^2)), and the swept box is that
     ellipse's box, widened by the speck's radius, not looser."""
     speck = 0.02 * SQUARE
-    world = world_of([speck], [((0, 0, 0), (1.0, 0, math.pi / 2), (0, 0, 0))], ['arc'])
+    world = world_of([speck], [((0, 0, 0), (v, 0, math.pi / 2), (0, 0, 0))], ['arc'])
     world.predict(2.0)
     box = world.view().swept_boxes[0]
-    r = 2.0 / math.pi
-    b = math.sqrt(1.0 - r * r)
+    r = 2.0 * v / math.pi
+    b = math.sqrt(v * v - r * r)
     rho = 0.01 * math.sqrt(2.0)
-    assert box == pytest.approx([-b - rho, r - 1.0 - rho, b + rho, r + 1.0 + rho], abs=1e-9)
+    assert box == pytest.approx([-b - rho, r - v - rho, b + rho, r + v + rho], abs=1e-9)
 
 
 @settings(max_examples=150, deadline=None)
