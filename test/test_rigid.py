@@ -413,6 +413,22 @@ PAST_A_SPINNER = (
     ['holonomic', 'arc'])
 
 
+def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
+    """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
+    acceleration of 1 m/s^2 set (the model drops it): the first contact is the one of its
+    constant velocity (dense sampling), not the earlier one its acceleration would give."""
+    states = [((0.0, 0.0, 0.0), (0.0, 0.0, 2.0), (0.0, 0.0, 0.0)),
+              ((3.0, 0.2, 0.0), (-1.0, 0.0, 0.0), (-1.0, 0.0, 0.0))]
+    pred = world_of([SQUARE, SQUARE], states, ['arc', 'constant_velocity']).predict(2.0)
+    spinner = Reference('arc', *states[0], 2.0)
+    truth, accelerated = (
+        first_true_contact([spinner, Reference('holonomic', *states[1][:2], accel, 2.0)],
+                           [SQUARE, SQUARE], 2.0)
+        for accel in ((0.0, 0.0, 0.0), states[1][2]))
+    assert accelerated < truth - 0.1
+    assert pred.time[0] == pytest.approx(truth, abs=1e-6)
+
+
 def swapped(scene):
     """The scene with its bodies listed the other way round."""
     return tuple(part[::-1] for part in scene)
