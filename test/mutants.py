@@ -165,11 +165,12 @@ LEFT_OUT = {
 }
 
 
-def drop_cached(paths, cache=CACHE):
-    """Delete the numba cache entries (in `cache`) of the kernels defined in `paths`."""
+def drop_cached(paths, cache=None):
+    """Delete the numba cache entries (in `cache`, by default `CACHE`) of the kernels defined
+    in `paths`."""
     from numba.core.caching import _CacheLocator  # numba's name for a source file's folder
     for path in paths:
-        folder = cache / _CacheLocator.get_suitable_cache_subpath(str(path))
+        folder = (cache or CACHE) / _CacheLocator.get_suitable_cache_subpath(str(path))
         for entry in folder.glob(f'{path.stem}.*'):
             entry.unlink(missing_ok=True)
 
