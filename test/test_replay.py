@@ -15,6 +15,7 @@
 and the refusals are checked against the scripted motion."""
 
 import csv
+import inspect
 import io
 import math
 import os
@@ -30,6 +31,7 @@ rosbags = pytest.importorskip('rosbags')
 from rosbags.rosbag2 import Reader, StoragePlugin, Writer  # noqa: E402
 from rosbags.typesys import get_typestore, Stores  # noqa: E402
 
+from collision_monitor.tools import replay as replay_module  # noqa: E402
 from collision_monitor.tools.replay import main, replay  # noqa: E402
 
 SQUARE = '"[[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]]"'
@@ -703,9 +705,7 @@ def test_the_report_lists_each_episode_and_draws_the_forty_closest_pairs(tmp_pat
 def test_the_command_names_what_is_missing_under_its_own_name(capsys):
     """Without --params-file and --output the command stops with argparse's usage error, under
     its own name; --help shows the module's first paragraph."""
-    import inspect
-    from collision_monitor.tools import replay as module
-    doc = inspect.getdoc(module)
+    doc = inspect.getdoc(replay_module)
     with pytest.raises(SystemExit) as stop:
         main(['in.mcap'])
     err = capsys.readouterr().err
