@@ -139,7 +139,7 @@ TARGETS = {
     'kernels/motion.py': ['test/test_motion.py', 'test/test_monitor.py', 'test/test_world.py'],
     'kernels/broadphase.py': ['test/test_broadphase.py', 'test/test_world.py'],
     'kernels/polyroots.py': ['test/test_polyroots.py', 'test/test_toi.py'],
-    'kernels/toi.py': ['test/test_toi.py', 'test/test_world.py'],
+    'kernels/toi.py': ['test/test_toi.py', 'test/test_rigid.py', 'test/test_world.py'],
     'kernels/lookback.py': ['test/test_world.py'],
     'kernels/double_double.py': ['test/test_double_double.py', 'test/test_geometry3d_gjk.py'],
     'kernels/narrowphase.py': ['test/test_narrowphase.py', 'test/test_geometry2d_contact.py',
