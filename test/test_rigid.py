@@ -39,7 +39,8 @@ ROBOT = np.array([[-0.5, -0.3], [0.5, -0.3], [0.5, 0.3], [-0.5, 0.3]])
 
 
 class Reference:
-    """A body's true motion under a rigid model: origin and heading at any t in [0, H]."""
+    """A body's true motion under its model: under a rigid model its origin and heading at
+    any t in [0, H]; under the seed's point models each vertex on its own quadratic."""
 
     def __init__(self, model, pose, twist, accel, horizon):
         self.model = model
@@ -48,6 +49,8 @@ class Reference:
         vx, vy, w = self.twist
         ax, ay, alpha = self.accel
         self.heading = lambda t: phi0 + w * t + 0.5 * alpha * t * t
+        if model in ('constant_velocity', 'constant_acceleration'):
+            return
         if model == 'holonomic':
             self.origin = lambda t: np.array([x0 + vx * t + 0.5 * ax * t * t,
                                               y0 + vy * t + 0.5 * ay * t * t])
@@ -69,6 +72,18 @@ class Reference:
         self.velocity = lambda t: np.array(velocity(t, None))
 
     def vertices(self, footprint, t):
+        if self.model in ('constant_velocity', 'constant_acceleration'):
+            # r the vertex's offset at 0: r + (v + w x r) t + (a + alpha x r - w^2 r) t^2 / 2,
+            # without the t^2 term under constant_velocity
+            c, s = math.cos(self.pose[2]), math.sin(self.pose[2])
+            r = np.asarray(footprint) @ np.array([[c, s], [-s, c]])
+            vx, vy, w = self.twist
+            ax, ay, alpha = self.accel
+            cross = r[:, ::-1] * [-1.0, 1.0]  # z x r
+            v = np.array([vx, vy]) + w * cross
+            a = np.array([ax, ay]) + alpha * cross - w * w * r
+            held = self.model == 'constant_acceleration'
+            return self.pose[:2] + r + v * t + held * 0.5 * a * t * t
         h = self.heading(t)
         c, s = math.cos(h), math.sin(h)
         return np.asarray(footprint) @ np.array([[c, s], [-s, c]]) + self.origin(t)
@@ -361,9 +376,13 @@ def motions(draw, turn):
 
 
 @st.composite
-def rigid_scenes(draw):
+def rigid_scenes(draw, point_model=False):
+    """Two bodies under rigid models, or with `point_model` one under a point model."""
     shapes = [draw(simple_polygons(3, 7, scale=0.6)), draw(simple_polygons(3, 7, scale=0.6))]
     models = [draw(st.sampled_from(['arc', 'holonomic'])) for _ in range(2)]
+    if point_model:
+        models[draw(st.integers(0, 1))] = draw(st.sampled_from(['constant_velocity',
+                                                                'constant_acceleration']))
     gap = draw(st.floats(0.8, 2.5))
     heading = draw(st.floats(-math.pi, math.pi))
     poses = [(0.0, 0.0, draw(st.floats(-3, 3))),
@@ -412,6 +431,19 @@ PAST_A_SPINNER = (
      ((-0.81095, -0.68156, -1.35052), (-0.72621, 0.12207, 2.97931), (0.0, 0.0, 0.0))],
     ['holonomic', 'arc'])
 
+# a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
+# hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
+# vertices leave
+BESIDE_A_POINT_SPINNER = (
+    ([[0.160954, 0.258076], [-0.81403, -0.526105], [-0.404243, -0.896706],
+      [0.129854, -0.769056], [0.753707, -0.577283], [0.595922, -0.124907]],
+     [[0.056923, 1.124706], [-0.832353, -0.510404], [-0.120712, -0.180387],
+      [-0.103148, -0.284773], [0.031236, -0.04213]]),
+    [((0.0, 0.0, 2.002878), (-0.865724, -0.726864, 1.586134), (-0.716121, 0.892688, 0.087116)),
+     ((-1.532124, -2.977429, 0.069627), (-1.300235, 1.418998, 1.051969),
+      (-0.708549, 0.386737, -2.41811))],
+    ['constant_velocity', 'arc'])
+
 
 def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
     """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
@@ -447,6 +479,22 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
     nor predicted late (1e-6 s); a predicted contact has the true polygons within 1e-6 m of
     each other then; where the truth closes at over 1 cm/s, the time is within 1e-6 s."""
+    check_against_dense_sampling(scene)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rigid_scenes(point_model=True))
+@example(BESIDE_A_POINT_SPINNER)
+@example(swapped(BESIDE_A_POINT_SPINNER))
+def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
+    """As above with one body under a point model (its vertices on their own quadratics,
+    turning or not) and the other under a rigid one: the pair goes to the rigid search
+    whenever the rigid body turns, which must not take the other body's origin for a path."""
+    check_against_dense_sampling(scene)
+
+
+def check_against_dense_sampling(scene):
+    """The contract of the two tests above for one scene ``(shapes, states, models)``."""
     shapes, states, models = scene
     world = world_of(shapes, states, models)
     if shapely.Polygon(world.world_vertices('b0')).intersects(
