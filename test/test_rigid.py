@@ -431,6 +431,18 @@ PAST_A_SPINNER = (
      ((-0.81095, -0.68156, -1.35052), (-0.72621, 0.12207, 2.97931), (0.0, 0.0, 0.0))],
     ['holonomic', 'arc'])
 
+# a quad on a clothoid (turning at 0.4 rad/s, alpha 1.3 rad/s^2) meeting a pentagon at rest
+# at 1.301 s: each step of the discs' bound integrates the clothoid on from where the last
+# one reached
+CLOTHOID_TO_A_PENTAGON = (
+    ([[-0.047186, 0.277446], [-0.841248, -0.811564], [-0.341568, -0.447045],
+      [-0.057107, -0.242904]],
+     [[0.247498, 0.031989], [0.830135, 0.380171], [-0.139001, 0.056144],
+      [-0.333351, -0.052704], [0.125003, -0.00089]]),
+    [((0.0, 0.0, -2.337343), (-0.119567, 1.160868, 0.375508), (-0.871619, -0.926396, 1.320864)),
+     ((-2.224366, 0.147052, 2.570963), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['arc', 'holonomic'])
+
 # a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
 # hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
 # vertices leave
@@ -474,6 +486,8 @@ def swapped(scene):
 @example(swapped(SLOWING_SPIN))
 @example(SPIN_INTO_CONCAVE)
 @example(PAST_A_SPINNER)
+@example(CLOTHOID_TO_A_PENTAGON)
+@example(swapped(CLOTHOID_TO_A_PENTAGON))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
