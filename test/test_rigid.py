@@ -456,6 +456,15 @@ BESIDE_A_POINT_SPINNER = (
       (-0.708549, 0.386737, -2.41811))],
     ['constant_velocity', 'arc'])
 
+# a 3 m bar spinning at 3 rad/s sweeps a 10 cm box turning slowly under constant_velocity
+# (no slab: the box is off any path) at 0.096 s: the distance step's speed bound needs the
+# bar's tip speed, w rho = 4.5 m/s
+BAR_SWEEPING_A_BOX = (
+    ((0.1 * SQUARE).tolist(), [[-1.5, -0.05], [1.5, -0.05], [1.5, 0.05], [-1.5, 0.05]]),
+    [((1.3, 0.5, 0.0), (0.0, 0.0, 0.1), (0.0, 0.0, 0.0)),
+     ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0), (0.0, 0.0, 0.0))],
+    ['constant_velocity', 'arc'])
+
 
 def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
     """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
@@ -500,6 +509,8 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @given(rigid_scenes(point_model=True))
 @example(BESIDE_A_POINT_SPINNER)
 @example(swapped(BESIDE_A_POINT_SPINNER))
+@example(BAR_SWEEPING_A_BOX)
+@example(swapped(BAR_SWEEPING_A_BOX))
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
