@@ -443,6 +443,17 @@ CLOTHOID_TO_A_PENTAGON = (
      ((-2.224366, 0.147052, 2.570963), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
     ['arc', 'holonomic'])
 
+# a quad spinning at 2.9 rad/s closing on a hexagon on a clothoid, met at 0.697 s: the
+# discs' steps take the centres' closing rate along the line between them
+SPINNER_CLOSING_ON_A_CLOTHOID = (
+    ([[-0.651988, 0.888348], [-0.781049, 0.77731], [-1.098257, 0.089892],
+      [-0.32467, -1.053014], [1.014709, -0.429669], [1.054415, -0.320092]],
+     [[1.047646, 0.085993], [0.102382, 0.386824], [-0.25836, -0.731949],
+      [0.521685, -0.30172]]),
+    [((0.0, 0.0, -2.060627), (-0.527652, -1.394982, -0.849985), (0.965877, 0.859207, 0.868412)),
+     ((1.789262, -1.541021, 0.157603), (0.183057, 1.109962, 2.854346), (0.0, 0.0, 0.0))],
+    ['arc', 'arc'])
+
 # a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
 # hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
 # vertices leave
@@ -497,6 +508,7 @@ def swapped(scene):
 @example(PAST_A_SPINNER)
 @example(CLOTHOID_TO_A_PENTAGON)
 @example(swapped(CLOTHOID_TO_A_PENTAGON))
+@example(SPINNER_CLOSING_ON_A_CLOTHOID)
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
