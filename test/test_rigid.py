@@ -16,7 +16,8 @@
 The reference motion is integrated here, independently of the engine's closed forms and
 quadrature: the body's velocity in its own frame, ``vb + ab t``, turned by the heading
 ``phi(t)`` (arc), by scipy's DOP853 to 1e-13; the truth of a contact is dense sampling of
-the reference polygons with shapely, refined by bisection.
+the reference polygons with shapely, refined by bisection.  A body under one of the seed's
+point models beside them moves each vertex on its own quadratic.
 """
 
 from fractions import Fraction
