@@ -477,6 +477,17 @@ BAR_SWEEPING_A_BOX = (
      ((0.0, 0.0, 0.0), (0.0, 0.0, 3.0), (0.0, 0.0, 0.0))],
     ['constant_velocity', 'arc'])
 
+# a triangle heading straight at a hexagon turning slowly under constant_velocity (no slab),
+# met at 1.133 s: the closest-feature search, pruned along a direction of length sqrt(2),
+# would skip the nearest pair and step by 2.39 m where 1.69 m are left
+TRIANGLE_AT_A_HEXAGON = (
+    ([[-0.120446, 0.513646], [-0.384607, -0.361132], [0.505053, -0.152514]],
+     [[0.190561, 0.524282], [-0.358761, 0.427172], [-0.549322, -0.09711],
+      [-0.190561, -0.524282], [0.358761, -0.427172], [0.549322, 0.09711]]),
+    [((0.0, 0.0, 0.0), (1.040719, 1.080233, 0.01), (0.0, 0.0, 0.0)),
+     ((1.244051, 2.256436, 0.0), (0.0, 0.0, 0.01), (0.0, 0.0, 0.0))],
+    ['holonomic', 'constant_velocity'])
+
 
 def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
     """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
@@ -524,6 +535,8 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @example(swapped(BESIDE_A_POINT_SPINNER))
 @example(BAR_SWEEPING_A_BOX)
 @example(swapped(BAR_SWEEPING_A_BOX))
+@example(TRIANGLE_AT_A_HEXAGON)
+@example(swapped(TRIANGLE_AT_A_HEXAGON))
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
