@@ -488,6 +488,15 @@ TRIANGLE_AT_A_HEXAGON = (
      ((1.244051, 2.256436, 0.0), (0.0, 0.0, 0.01), (0.0, 0.0, 0.0))],
     ['holonomic', 'constant_velocity'])
 
+# a 0.5 m box under constant_velocity coming at 1.5 m/s, turning at 0.1 rad/s (off any path),
+# meets a small square spinning at 1 rad/s at 1.094 s: the distance step's speed bound
+# needs the box's own vertex speeds, not those of the spinner alone
+CART_AT_A_SPINNER = (
+    ((0.2 * SQUARE).tolist(), (0.5 * SQUARE).tolist()),
+    [((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)),
+     ((2.0, 0.3, 0.0), (-1.5, 0.0, 0.1), (0.0, 0.0, 0.0))],
+    ['arc', 'constant_velocity'])
+
 
 def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
     """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
@@ -537,6 +546,8 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @example(swapped(BAR_SWEEPING_A_BOX))
 @example(TRIANGLE_AT_A_HEXAGON)
 @example(swapped(TRIANGLE_AT_A_HEXAGON))
+@example(CART_AT_A_SPINNER)
+@example(swapped(CART_AT_A_SPINNER))
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
