@@ -497,6 +497,22 @@ CART_AT_A_SPINNER = (
      ((2.0, 0.3, 0.0), (-1.5, 0.0, 0.1), (0.0, 0.0, 0.0))],
     ['arc', 'constant_velocity'])
 
+# a 1.5 m bar spinning at 3 rad/s under constant_velocity, its slow vertices first: its tip
+# flies off its tangent at 4.5 m/s and meets a small spinner at 0.155 s; and a box under
+# constant_acceleration braking from 2 m/s (turning at 0.1 rad/s, off any path) that meets
+# a spinner at 0.782 s: the distance step's speed bound is every vertex's fastest, at
+# either end of the interval
+SPUN_BAR_AT_A_SPINNER = (
+    ([[0.0, 0.05], [0.0, -0.05], [1.5, -0.05], [1.5, 0.05]], (0.1 * SQUARE).tolist()),
+    [((0.0, 0.0, 0.0), (0.0, 0.0, 3.0), (0.0, 0.0, 0.0)),
+     ((1.5, 0.8, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0))],
+    ['constant_velocity', 'arc'])
+BRAKING_AT_A_SPINNER = (
+    ((0.2 * SQUARE).tolist(), (0.2 * SQUARE).tolist()),
+    [((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)),
+     ((1.5, 0.0, 0.0), (-2.0, 0.0, 0.1), (1.0, 0.0, 0.0))],
+    ['arc', 'constant_acceleration'])
+
 
 def test_a_body_under_constant_velocity_beside_a_spinner_ignores_its_acceleration():
     """A cart under `constant_velocity` coming at 1 m/s towards a spinning square, with an
@@ -548,6 +564,10 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @example(swapped(TRIANGLE_AT_A_HEXAGON))
 @example(CART_AT_A_SPINNER)
 @example(swapped(CART_AT_A_SPINNER))
+@example(SPUN_BAR_AT_A_SPINNER)
+@example(swapped(SPUN_BAR_AT_A_SPINNER))
+@example(BRAKING_AT_A_SPINNER)
+@example(swapped(BRAKING_AT_A_SPINNER))
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
