@@ -498,10 +498,10 @@ CART_AT_A_SPINNER = (
     ['arc', 'constant_velocity'])
 
 # a 1.5 m bar spinning at 3 rad/s under constant_velocity, its slow vertices first: its tip
-# flies off its tangent at 4.5 m/s and meets a small spinner at 0.155 s; and a box under
-# constant_acceleration braking from 2 m/s (turning at 0.1 rad/s, off any path) that meets
-# a spinner at 0.782 s: the distance step's speed bound is every vertex's fastest, at
-# either end of the interval
+# flies off its tangent at 4.5 m/s and meets a small spinner at 0.155 s; boxes under
+# constant_acceleration (turning at 0.1 rad/s, off any path) braking from 2 m/s, met at
+# 0.782 s, and speeding up from 0.5 m/s along x and along y, met at 1.805 s at 2.3 m/s:
+# the distance step's speed bound is every vertex's fastest, at either end of the interval
 SPUN_BAR_AT_A_SPINNER = (
     ([[0.0, 0.05], [0.0, -0.05], [1.5, -0.05], [1.5, 0.05]], (0.1 * SQUARE).tolist()),
     [((0.0, 0.0, 0.0), (0.0, 0.0, 3.0), (0.0, 0.0, 0.0)),
@@ -511,6 +511,16 @@ BRAKING_AT_A_SPINNER = (
     ((0.2 * SQUARE).tolist(), (0.2 * SQUARE).tolist()),
     [((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)),
      ((1.5, 0.0, 0.0), (-2.0, 0.0, 0.1), (1.0, 0.0, 0.0))],
+    ['arc', 'constant_acceleration'])
+SPEEDING_UP_ALONG_X = (
+    ((0.2 * SQUARE).tolist(), (0.2 * SQUARE).tolist()),
+    [((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)),
+     ((2.74, 0.0, 0.0), (-0.5, 0.0, 0.1), (-1.0, 0.0, 0.0))],
+    ['arc', 'constant_acceleration'])
+SPEEDING_UP_ALONG_Y = (
+    ((0.2 * SQUARE).tolist(), (0.2 * SQUARE).tolist()),
+    [((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)),
+     ((0.0, 2.74, 0.0), (0.0, -0.5, 0.1), (0.0, -1.0, 0.0))],
     ['arc', 'constant_acceleration'])
 
 
@@ -568,6 +578,8 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @example(swapped(SPUN_BAR_AT_A_SPINNER))
 @example(BRAKING_AT_A_SPINNER)
 @example(swapped(BRAKING_AT_A_SPINNER))
+@example(SPEEDING_UP_ALONG_X)
+@example(SPEEDING_UP_ALONG_Y)
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
