@@ -455,6 +455,17 @@ SPINNER_CLOSING_ON_A_CLOTHOID = (
      ((1.789262, -1.541021, 0.157603), (0.183057, 1.109962, 2.854346), (0.0, 0.0, 0.0))],
     ['arc', 'arc'])
 
+# a hexagon on an arc at 1.3 rad/s reaching a triangle at rest at 1.753 s: the slab's
+# direction is the closest edge's unit normal; scaled by the edge's length, the vertices'
+# projections on it move faster than the slab's bound on their acceleration allows for
+HEXAGON_TO_A_TRIANGLE = (
+    ([[0.490619, 0.052008], [0.488846, 0.066639], [-0.472367, 0.142413], [0.266903, -0.414939],
+      [0.394977, -0.295643], [0.450578, -0.200975]],
+     [[0.433261, 1.086954], [-1.036656, -0.542706], [-0.709877, -0.930193]]),
+    [((0.0, 0.0, 2.110945), (0.92869, 0.760205, -1.277277), (0.0, 0.0, 0.0)),
+     ((0.856338, -1.389056, -1.038954), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['arc', 'holonomic'])
+
 # a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
 # hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
 # vertices leave
@@ -467,6 +478,16 @@ BESIDE_A_POINT_SPINNER = (
      ((-1.532124, -2.977429, 0.069627), (-1.300235, 1.418998, 1.051969),
       (-0.708549, 0.386737, -2.41811))],
     ['constant_velocity', 'arc'])
+
+# a concave 7-gon on an arc at 2.9 rad/s reaching a quad at rest under constant_acceleration
+# at 1.697 s: as HEXAGON_TO_A_TRIANGLE, along the other component of the edge's normal
+SPINNER_TO_A_QUAD = (
+    ([[1.037521, 0.39233], [0.569982, 0.330321], [0.39901, 1.078748], [-0.949848, -0.516953],
+      [-0.615727, -0.451078], [0.021454, -0.232532], [0.072453, -0.066108]],
+     [[0.99011, 0.021332], [-0.539995, 0.830167], [-0.989515, 0.0404], [-0.492433, -0.859234]]),
+    [((0.0, 0.0, 2.570141), (0.647149, -0.439601, 2.924787), (0.0, 0.0, 0.0)),
+     ((-1.68757, 0.278746, -1.455831), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['arc', 'constant_acceleration'])
 
 # a 3 m bar spinning at 3 rad/s sweeps a 10 cm box turning slowly under constant_velocity
 # (no slab: the box is off any path) at 0.096 s: the distance step's speed bound needs the
@@ -556,6 +577,8 @@ def swapped(scene):
 @example(CLOTHOID_TO_A_PENTAGON)
 @example(swapped(CLOTHOID_TO_A_PENTAGON))
 @example(SPINNER_CLOSING_ON_A_CLOTHOID)
+@example(HEXAGON_TO_A_TRIANGLE)
+@example(swapped(HEXAGON_TO_A_TRIANGLE))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
@@ -580,6 +603,8 @@ def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
 @example(swapped(BRAKING_AT_A_SPINNER))
 @example(SPEEDING_UP_ALONG_X)
 @example(SPEEDING_UP_ALONG_Y)
+@example(SPINNER_TO_A_QUAD)
+@example(swapped(SPINNER_TO_A_QUAD))
 def test_a_body_under_a_point_model_beside_a_rigid_one_matches_dense_sampling(scene):
     """As above with one body under a point model (its vertices on their own quadratics,
     turning or not) and the other under a rigid one: the pair goes to the rigid search
