@@ -466,6 +466,28 @@ HEXAGON_TO_A_TRIANGLE = (
      ((0.856338, -1.389056, -1.038954), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
     ['arc', 'holonomic'])
 
+# a pentagon on a clothoid (turning at -1.3 rad/s, alpha 1.1 rad/s^2) reaching a concave
+# 7-gon at rest at 0.896 s, and a thin triangle on a clothoid meeting a concave hexagon on
+# another at 0.999 s: the slab is measured over every vertex of each body, projected on n;
+# a slab read off some of them, or off other numbers, opens where the bodies' projections
+# overlap, and a pair of vertices across it and parting gives a step past the contact
+PENTAGON_TO_A_7_GON = (
+    ([[0.399486, 0.456235], [-0.106584, 0.067225], [-0.636754, 0.393814], [0.444894, -0.279856],
+      [0.630891, -0.224901]],
+     [[0.602124, 0.096627], [0.977977, 0.223268], [-0.545269, 0.672583], [-0.059769, -0.116346],
+      [-0.116073, -0.461768], [-0.009343, -0.208223], [0.566142, -0.9121]]),
+    [((0.0, 0.0, 1.988497), (-0.338962, 1.241832, -1.324849), (-0.222877, 0.343577, 1.059887)),
+     ((-1.404169, 0.785608, 1.894751), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['holonomic', 'arc'])
+TRIANGLE_TO_A_HEXAGON = (
+    ([[-0.457127, 1.057519], [-0.604551, 0.980729], [0.106108, -1.147193]],
+     [[0.698998, 0.078636], [0.057538, 0.221743], [-0.439443, 0.606512], [-0.081137, 0.110928],
+      [-0.342292, 0.093906], [1.111999, -0.146549]]),
+    [((0.0, 0.0, -0.634804), (-0.620595, -0.264921, -1.927356), (0.467865, 0.246309, 2.415512)),
+     ((-2.208905, -1.236216, 2.521717), (1.384677, 0.457244, 1.431355),
+      (-0.990335, 0.59913, 0.420862))],
+    ['arc', 'arc'])
+
 # a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
 # hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
 # vertices leave
@@ -579,6 +601,10 @@ def swapped(scene):
 @example(SPINNER_CLOSING_ON_A_CLOTHOID)
 @example(HEXAGON_TO_A_TRIANGLE)
 @example(swapped(HEXAGON_TO_A_TRIANGLE))
+@example(PENTAGON_TO_A_7_GON)
+@example(swapped(PENTAGON_TO_A_7_GON))
+@example(TRIANGLE_TO_A_HEXAGON)
+@example(swapped(TRIANGLE_TO_A_HEXAGON))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
