@@ -467,8 +467,9 @@ HEXAGON_TO_A_TRIANGLE = (
     ['arc', 'holonomic'])
 
 # a pentagon on a clothoid (turning at -1.3 rad/s, alpha 1.1 rad/s^2) reaching a concave
-# 7-gon at rest at 0.896 s, and a thin triangle on a clothoid meeting a concave hexagon on
-# another at 0.999 s: the slab is measured over every vertex of each body, projected on n;
+# 7-gon at rest at 0.896 s, a thin triangle on a clothoid meeting a concave hexagon on
+# another at 0.999 s, and a triangle spinning at 2.7 rad/s met by a concave pentagon on a
+# clothoid at 0.192 s: the slab is measured over every vertex of each body, projected on n;
 # a slab read off some of them, or off other numbers, opens where the bodies' projections
 # overlap, and a pair of vertices across it and parting gives a step past the contact
 PENTAGON_TO_A_7_GON = (
@@ -487,6 +488,14 @@ TRIANGLE_TO_A_HEXAGON = (
      ((-2.208905, -1.236216, 2.521717), (1.384677, 0.457244, 1.431355),
       (-0.990335, 0.59913, 0.420862))],
     ['arc', 'arc'])
+SPINNER_MET_BY_A_PENTAGON = (
+    ([[0.512063, 0.190468], [0.437209, 0.32762], [-0.546187, 0.012921]],
+     [[0.210204, 0.406062], [0.022413, 0.341], [-0.125437, 0.91808], [-0.687183, 0.316564],
+      [0.901563, -0.342819]]),
+    [((0.0, 0.0, -0.151914), (0.266599, 0.87722, 2.664844), (0.0, 0.0, 0.0)),
+     ((-1.123051, 0.201229, -1.253392), (1.295562, -0.862678, -0.310468),
+      (0.399168, -0.520843, -1.618298))],
+    ['holonomic', 'holonomic'])
 
 # a pentagon under constant_velocity turning at 1.6 rad/s (its vertices on lines) and a
 # hexagon on an arc: the discs' bound is the rigid paths', which a turning point model's
@@ -605,6 +614,8 @@ def swapped(scene):
 @example(swapped(PENTAGON_TO_A_7_GON))
 @example(TRIANGLE_TO_A_HEXAGON)
 @example(swapped(TRIANGLE_TO_A_HEXAGON))
+@example(SPINNER_MET_BY_A_PENTAGON)
+@example(swapped(SPINNER_MET_BY_A_PENTAGON))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
