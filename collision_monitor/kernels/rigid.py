@@ -67,6 +67,8 @@ at most ``sqrt(2) (4!)^4 8! e^(3/4) / (9 (8!)^3 6^8) h (|V| + 7 |A| t)`` per pan
 _GL_X = (-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526)
 _GL_W = (0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538)
 _SERIES_LIMIT = 0.5
+BOX_CHORDS = 4
+"""How many chords `origin_box` walks an origin's path in (`path_chords`)."""
 
 
 @jit
@@ -88,24 +90,40 @@ def rigid_state(b, motion, model):
             model == MotionModel.ARC)
 
 
+def _series(denominator):
+    """The seven coefficients ``(-1)^m / denominator(m)``, m = 0..6, of a series in z^2."""
+    return tuple((-1.0) ** m / denominator(m) for m in range(7))
+
+
+# phi1(i z) = sum (i z)^k / (k + 1)! and phi2(i z) = sum (i z)^k / (k! (k + 2)), split into
+# real and imaginary parts (the latter with its factor z taken out)
+_PHI1_RE = _series(lambda m: math.factorial(2 * m + 1))
+_PHI1_IM = _series(lambda m: math.factorial(2 * m + 2))
+_PHI2_RE = _series(lambda m: math.factorial(2 * m) * (2 * m + 2))
+_PHI2_IM = _series(lambda m: math.factorial(2 * m + 1) * (2 * m + 3))
+
+
+@jit
+def _even_series(c, z2):
+    """Horner's ``sum_m c[m] z2^m`` over the seven coefficients c."""
+    acc = c[6]
+    for m in range(5, -1, -1):
+        acc = c[m] + z2 * acc
+    return acc
+
+
 @jit
 def phi(z):
     """``(Re, Im) of phi1(i z)`` and ``of phi2(i z)`` for real z (module docstring).
 
-    Below `_SERIES_LIMIT` from their series to the term in z^13, nested: ``phi1(i z) =
-    sum (i z)^k / (k + 1)!``, ``phi2(i z) = sum (i z)^k / (k! (k + 2))``; the first term left
-    out is under 1e-16 at |z| = 1/2, where the closed forms' cancellation is as small."""
+    Below `_SERIES_LIMIT` from their series to the term in z^13 (Horner's, in z^2, the
+    coefficients ``1 / (2m + 1)!``, ``1 / (2m + 2)!``, ``1 / ((2m)! (2m + 2))``,
+    ``1 / ((2m + 1)! (2m + 3))`` with signs ``(-1)^m``); the first term left out is under
+    1e-16 at |z| = 1/2, where the closed forms' cancellation is as small."""
     if abs(z) < _SERIES_LIMIT:
         z2 = z * z
-        p1r = 1.0 - z2 / 6.0 * (1.0 - z2 / 20.0 * (1.0 - z2 / 42.0 * (1.0 - z2 / 72.0 * (
-            1.0 - z2 / 110.0 * (1.0 - z2 / 156.0)))))
-        p1i = 0.5 * z * (1.0 - z2 / 12.0 * (1.0 - z2 / 30.0 * (1.0 - z2 / 56.0 * (
-            1.0 - z2 / 90.0 * (1.0 - z2 / 132.0 * (1.0 - z2 / 182.0))))))
-        p2r = 0.5 * (1.0 - z2 / 4.0 * (1.0 - z2 / 18.0 * (1.0 - z2 / 40.0 * (
-            1.0 - z2 / 70.0 * (1.0 - z2 / 108.0 * (1.0 - z2 / 154.0))))))
-        p2i = z / 3.0 * (1.0 - z2 / 10.0 * (1.0 - z2 / 28.0 * (1.0 - z2 / 54.0 * (
-            1.0 - z2 / 88.0 * (1.0 - z2 / 130.0 * (1.0 - z2 / 180.0))))))
-        return p1r, p1i, p2r, p2i
+        return (_even_series(_PHI1_RE, z2), z * _even_series(_PHI1_IM, z2),
+                _even_series(_PHI2_RE, z2), z * _even_series(_PHI2_IM, z2))
     s, c = sincos(z)
     z2 = z * z
     return s / z, (1.0 - c) / z, (c + z * s - 1.0) / z2, (s - z * c) / z2
@@ -227,44 +245,55 @@ def quadratic_extent(p, v, a, horizon):
 
 
 @jit
-def origin_box(st, horizon):
-    """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, H], from one of
-    two bounds (S and Omega the speed and turn bounds of `path_bounds` over [0, H]):
+def path_chords(st, horizon, steps):
+    """``(d, pad, walk)`` for walking an origin's path over [0, H] in `steps` chords
+    (`chord_end`): the step d = H / steps and a bound `pad` on how far the path, true
+    or as `arc_step` places it, strays from the chord joining its points at k d and
+    (k + 1) d: ``M d^2 / 8 + 2 e``.  Linear interpolation's error ``c(t) - chord(t)`` is c''
+    against a non-negative kernel of mass ``(t - t_k)(t_k+1 - t) / 2 <= d^2 / 8``, M the bound
+    on |c''| of `path_bounds`; e bounds the points' own error (`path_error`; rounding aside).
 
-    * Taylor: the extent of the quadratic ``c0 + V t + c''(0) t^2 / 2``, c''(0) = A + i w V,
-      widened by how far the path strays from it, ``J H^3 / 6``: J bounds the third
-      derivative ``e^(i phi) (i alpha u + 2 i phi' A - phi'^2 u)`` (u = V + A t) by
-      ``|alpha| S + 2 Omega |A| + Omega^2 S``.  Taken while that widening is at most
-      ``|V| H / 4``: a path that barely bends.
-    * ellipse: the path without the turn's acceleration (alpha = 0, closed form) has length
-      ``L <= H (|V| + |V + A H|) / 2`` (the trapezoid of the convex speed |V + A t|) from
-      c0 to c(H), so it lies in the ellipse of foci c0, c(H) and major axis L, whose box is
-      taken.  A clothoid strays from that path by at most
-      ``int_0^H |e^(i alpha s^2 / 2) - 1| |V + A s| ds <= |alpha| (|V| H^3 / 6 + |A| H^4 / 8)``,
-      which widens the box.
-    """
-    x0, y0, _, vx, vy, ax, ay, w, al, _ = st
-    h = horizon
-    speed, turn, _ = path_bounds(st, 0.0, h)
-    speed0, speed1, acc = norm(vx, vy), norm(vx + ax * h, vy + ay * h), norm(ax, ay)
-    slack = (abs(al) * speed + 2.0 * turn * acc + turn * turn * speed) * h * h * h / 6.0
-    if slack <= 0.25 * h * speed0:
-        xlo, xhi = quadratic_extent(x0, vx, ax - w * vy, h)
-        ylo, yhi = quadratic_extent(y0, vy, ay + w * vx, h)
-        return xlo - slack, ylo - slack, xhi + slack, yhi + slack
-    a = 0.25 * h * (speed0 + speed1)
-    ex, ey, _, _ = _closed_arc(st, h)
-    dx, dy = ex - x0, ey - y0
-    chord2 = dx * dx + dy * dy
-    b2 = max(a * a - 0.25 * chord2, 0.0)
-    if chord2 > 0.0:
-        hx = math.sqrt((a * a * dx * dx + b2 * dy * dy) / chord2)
-        hy = math.sqrt((a * a * dy * dy + b2 * dx * dx) / chord2)
-    else:
-        hx, hy = a, math.sqrt(b2)
-    stray = abs(al) * (speed0 * h * h * h / 6.0 + acc * h * h * h * h / 8.0)
-    mx, my = 0.5 * (x0 + ex), 0.5 * (y0 + ey)
-    return mx - hx - stray, my - hy - stray, mx + hx + stray, my + hy + stray
+    With alpha = 0 under ARC, one `phi` serves every chord: from t = k d the origin moves by
+    ``e^(i w t) ((V + A t) d phi1(i w d) + A d^2 phi2(i w d))`` (the module docstring's
+    integral, shifted to start at t), ``B + k C`` turned by ``e^(i w k d)``, the k-th power
+    of ``e^(i w d) = 1 + i w d phi1(i w d)``; `walk` holds B, C, e^(i w d) and the power."""
+    _, _, _, vx, vy, ax, ay, w, _, _ = st
+    _, _, accel = path_bounds(st, 0.0, horizon)
+    d = horizon / steps
+    p1r, p1i, p2r, p2i = phi(w * d)
+    walk = (d * (vx * p1r - vy * p1i) + d * d * (ax * p2r - ay * p2i),
+            d * (vx * p1i + vy * p1r) + d * d * (ax * p2i + ay * p2r),
+            d * d * (ax * p1r - ay * p1i), d * d * (ax * p1i + ay * p1r),
+            1.0 - w * d * p1i, w * d * p1r, 1.0, 0.0)
+    return d, 0.125 * accel * d * d + 2.0 * path_error(st, horizon), walk
+
+
+@jit
+def chord_end(st, d, walk, k, x, y):
+    """``(x, y, walk)``: the origin at (k + 1) d from the origin (x, y) at k d
+    (`path_chords`); a clothoid's and a polynomial path's from `arc_step`."""
+    bx, by, cx, cy, er, ei, rr, ri = walk
+    if not st[9] or st[8] != 0.0:
+        x, y = arc_step(st, k * d, x, y, (k + 1) * d)
+        return x, y, walk
+    sx, sy = bx + k * cx, by + k * cy
+    return (x + rr * sx - ri * sy, y + ri * sx + rr * sy,
+            (bx, by, cx, cy, er, ei, rr * er - ri * ei, rr * ei + ri * er))
+
+
+@jit
+def origin_box(st, horizon):
+    """``(xlo, ylo, xhi, yhi)``: a box holding an ARC origin's path over [0, H]: the box of
+    its points at the ends of its chords (`path_chords`), widened by their `pad`."""
+    d, pad, walk = path_chords(st, horizon, BOX_CHORDS)
+    x, y = st[0], st[1]
+    xlo = xhi = x
+    ylo = yhi = y
+    for k in range(BOX_CHORDS):
+        x, y, walk = chord_end(st, d, walk, k, x, y)
+        xlo, xhi = min(xlo, x), max(xhi, x)
+        ylo, yhi = min(ylo, y), max(yhi, y)
+    return xlo - pad, ylo - pad, xhi + pad, yhi + pad
 
 
 @jit

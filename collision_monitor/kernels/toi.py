@@ -71,7 +71,8 @@ from .kinematics import (body_kinematics, held_acceleration, move_as_one, reach,
 from .narrowphase import pair_tolerance, place_bodies
 from .packed import Bodies, Motion, MovingPolygon, PredictionRows
 from .polyroots import bernstein4, clip_step, clip_to_band, horner, poly4_roots
-from .rigid import (is_rigid, origin_at, path_bounds, path_error, place_rigid, rigid_state)
+from .rigid import (chord_end, is_rigid, origin_at, path_bounds, path_chords, path_error,
+                    place_rigid, rigid_state)
 from .threads import threads_for
 from .tuning import CERTIFICATE_ROUNDS, CERTIFICATE_VERTICES, CLIP_ROUNDS
 
@@ -87,6 +88,10 @@ time reached, early and never late (a near miss grazing for the whole horizon: ~
 CA_TIME_FLOOR = 1e-12
 """Step (s) under which `rigid_first_contact` takes the next one as the contact: then within
 ``CA_TIME_FLOOR S / v`` of it, S the pair's speed bound and v its approach speed."""
+
+DISC_CHORDS = 8
+"""How many chords `discs_meet_time` walks the two origins' paths in (`rigid.path_chords`):
+each stays within ``M (H / 8)^2 / 8`` of its path."""
 
 
 @jit
@@ -813,53 +818,64 @@ def _on_path(b, motion, model):
 
 
 @jit
+def _chord_entry(dx, dy, ex, ey, reach):
+    """The least s in [0, 1] with ``|D + E s| <= reach`` (inf when none): the smaller root of
+    ``|E|^2 s^2 + 2 D.E s + |D|^2 - reach^2``, written without cancellation."""
+    c = dx * dx + dy * dy - reach * reach
+    if c <= 0.0:
+        return 0.0
+    b = dx * ex + dy * ey
+    if b >= 0.0:
+        return np.inf
+    disc = b * b - (ex * ex + ey * ey) * c
+    if disc < 0.0:
+        return np.inf
+    s = c / (np.sqrt(disc) - b)
+    return s if s <= 1.0 else np.inf
+
+
+@jit
 def discs_meet_time(i, j, motion, models, radius, horizon, tol):
     """Conservative bound, as `circles_meet_time` for the point models, for a pair with a
     body turning under a rigid model: no contact comes before the returned time (inf:
     none within the horizon; 0 when the bodies' bounding discs touch now, or a body turns
     under a point model).
 
-    Conservative advancement of the bounding discs (centred on the origins, radii rho_i +
-    rho_j, widened by `tol` and the paths' quadrature errors): the centres' distance
-    shrinks at most at its current rate along the line of centres plus ``q t``, q the
-    origins' accelerations' bound (`rigid.path_bounds`), so each step goes `_advance` of
-    the gap; until the discs touch (or a step falls under `CA_TIME_FLOOR`).  Most
+    Each origin's path is walked in `DISC_CHORDS` chords (`rigid.path_chords`), both in
+    step: on chord k, the origins' offset is within ``pad_i + pad_j`` of the chords' offset
+    ``D + E s`` (s in [0, 1]), so the bounding discs (radii rho_i + rho_j, widened by `tol`
+    and the paths' errors) cannot touch before the least s with
+    ``|D + E s| <= rho_i + rho_j + tol + e_i + e_j + pad_i + pad_j`` (`_chord_entry`).  Most
     candidate pairs of the swept broad phase end here, before a vertex is placed.
     """
     mi, mj = models[i], models[j]
     if not (_on_path(i, motion, mi) and _on_path(j, motion, mj)):
         return 0.0
     si, sj = rigid_state(i, motion, mi), rigid_state(j, motion, mj)
-    curve = path_bounds(si, 0.0, horizon)[2] + path_bounds(sj, 0.0, horizon)[2]
-    reach = (radius[i] + radius[j] + tol + path_error(si, horizon)
-             + path_error(sj, horizon))
-    oi, oj = (0.0, si[0], si[1]), (0.0, sj[0], sj[1])
-    t = 0.0
-    for _ in range(CA_STEPS):
-        xi, yi, vix, viy = origin_at(si, oi[0], oi[1], oi[2], t)
-        xj, yj, vjx, vjy = origin_at(sj, oj[0], oj[1], oj[2], t)
-        oi, oj = (t, xi, yi), (t, xj, yj)
+    d, pad_i, walk_i = path_chords(si, horizon, DISC_CHORDS)
+    _, pad_j, walk_j = path_chords(sj, horizon, DISC_CHORDS)
+    reach = (radius[i] + radius[j] + tol + path_error(si, horizon) + path_error(sj, horizon)
+             + pad_i + pad_j)
+    xi, yi, xj, yj = si[0], si[1], sj[0], sj[1]
+    for k in range(DISC_CHORDS):
+        ui, vi, walk_i = chord_end(si, d, walk_i, k, xi, yi)
+        uj, vj, walk_j = chord_end(sj, d, walk_j, k, xj, yj)
         dx, dy = xj - xi, yj - yi
-        apart = norm(dx, dy)
-        gap = apart - reach
-        if gap <= 0.0:
-            break
-        step = _advance(gap, (dx * (vix - vjx) + dy * (viy - vjy)) / apart, curve)
-        t += step
-        if not t <= horizon:
-            return np.inf
-        if step < CA_TIME_FLOOR:
-            break
-    return t
+        s = _chord_entry(dx, dy, (uj - ui) - dx, (vj - vi) - dy, reach)
+        if s <= 1.0:
+            return (k + s) * d
+        xi, yi, xj, yj = ui, vi, uj, vj
+    return np.inf
 
 
 @jit
 def _slab(pa, pb, side, vertex, edge, along):
-    """``(sigma, nx, ny)``: n the unit direction from pa to pb of their closest features
-    (`_closest_features`: the edge's normal where the vertex faces the edge's inside, which
-    stays exact however close they come; the vertex's offset from the edge's end
-    otherwise), sigma the width of the slab normal to n that parts the placed polygons
-    (negative when none does along n: interlocked concave shapes)."""
+    """``(top, bottom, nx, ny)``: n the unit direction from pa to pb of their closest
+    features (`_closest_features`: the edge's normal where the vertex faces the edge's
+    inside, which stays exact however close they come; the vertex's offset from the edge's
+    end otherwise), top the largest projection on n of a vertex of pa and bottom the least
+    of pb: the slab between them parts the placed polygons when ``bottom - top`` is
+    positive (not so for interlocked concave shapes)."""
     p, q = (pa, pb) if side == 0 else (pb, pa)
     e1 = edge + 1 if edge + 1 < q.shape[0] else 0
     ex, ey = q[e1, 0] - q[edge, 0], q[e1, 1] - q[edge, 1]
@@ -869,14 +885,14 @@ def _slab(pa, pb, side, vertex, edge, along):
         dx, dy = (ey, -ex) if ey * dx - ex * dy >= 0.0 else (-ey, ex)
     length = norm(dx, dy)
     if not length > 0.0:
-        return -np.inf, 0.0, 0.0
+        return np.inf, -np.inf, 0.0, 0.0
     nx, ny = (dx / length, dy / length) if side == 0 else (-dx / length, -dy / length)
     top, bottom = -np.inf, np.inf
     for k in range(pa.shape[0]):
         top = max(top, nx * pa[k, 0] + ny * pa[k, 1])
     for k in range(pb.shape[0]):
         bottom = min(bottom, nx * pb[k, 0] + ny * pb[k, 1])
-    return bottom - top, nx, ny
+    return top, bottom, nx, ny
 
 
 @jit
@@ -893,22 +909,27 @@ def _projections(poly, nx, ny, st, origin, out):
 
 
 @jit
-def _slab_advance(fa, fb, band, curve):
-    """The step over which the slab along n stays over `band` wide: each vertex's
-    projection moves at its rate at the step's start, give or take ``curve t^2 / 4`` (both
-    bodies' second-derivative bounds: `curve` in all), so every pair of a vertex of b and
-    one of a keeps its gap for `_advance` of that gap, its closing rate and `curve`; the
-    least over the pairs (``fa``, ``fb`` as `_projections` writes them).  A pair whose gap
-    is still open at the least step so far (its concave bound positive there) cannot close
-    sooner: its root is not computed."""
+def _frame_slab_advance(fo, po, support, nx, ny, sign, frame, w, bound, band):
+    """The step over which the slab along n (`_slab`'s) stays over `band` wide, n turning
+    with the body F whose edge is the closest feature: F's vertices keep their projections
+    on n relative to F's origin c, so only the other body's vertices `po` cross it.  Along
+    ``u = sign n`` (from the other body to F: sign 1 when F is pb) F's least projection is
+    `support`; vertex p's is ``g = u(t).(p - c)``, closing at
+    ``g' = sign (n.p' - n.c' + w (-ny, nx).(p - c))`` (``fo`` as `_projections` writes it,
+    `frame` ``(t, x, y, vx, vy)`` F's origin, w its turn rate now), and `bound` bounds |g''|
+    over the step; each vertex keeps its gap for `_advance` of it.  A vertex facing F's edge
+    closes at the rate of the true gap, so near a contact each step is a Newton step with a
+    rigorous margin.  A vertex whose gap is still open at the least step so far (its
+    concave bound positive there) cannot close sooner: its root is not computed."""
+    _, cx, cy, vx, vy = frame
+    drift = nx * vx + ny * vy
     best = np.inf
-    for k in range(fb.shape[0]):
-        for m in range(fa.shape[0]):
-            room = fb[k, 0] - fa[m, 0] - band
-            rate = fa[m, 1] - fb[k, 1]
-            if room > (rate + 0.5 * curve * best) * best:
-                continue
-            best = min(best, _advance(room, rate, curve))
+    for k in range(po.shape[0]):
+        room = support - sign * fo[k, 0] - band
+        rate = sign * (fo[k, 1] - drift + w * (nx * (po[k, 1] - cy) - ny * (po[k, 0] - cx)))
+        if room > (rate + 0.5 * bound * best) * best:
+            continue
+        best = min(best, _advance(room, rate, bound))
     return best
 
 
@@ -926,12 +947,14 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
       (`rigid.path_bounds`: ``|c'| + |w| rho``; a turning body under a point model, its
       fastest vertex), so nothing touches before ``(d - tol - e) / S``;
     * slab (both bodies rigid, or not turning): the polygons' projections on the
-      direction n of their closest features part by a slab; each vertex's projection
-      moves at its own rate now, within ``q t^2 / 2`` of that line (q a bound on a point's
-      acceleration: ``|c''| + (|alpha| + w^2) rho`` per body), so the slab stays open for
-      the least `_advance` over the pairs of vertices (`_slab_advance`): near a contact
-      that is a Newton step with a rigorous margin, so the search converges in a few
-      steps; exact for translation.
+      direction n of their closest features part by a slab (`_slab`).  n turns with the
+      body F whose edge is the closest feature, so F's side of the slab stays put
+      relative to F's origin and only the other body's vertices cross it: each at its
+      rate now, within ``K t^2 / 2`` of that line (K bounds the projection's second
+      derivative, rotation of n included), so the slab stays open for the least
+      `_advance` over those vertices (`_frame_slab_advance`).  The vertex meeting F's edge
+      closes at the true gap's rate: near a contact each step is a Newton step with a
+      rigorous margin, and the search converges in a few steps.
 
     Each step seeks the closest features (`_closest_features`) pruned by the last slab's
     direction (at the first, the line of the vertices' means): a few vertex-edge pairs are
@@ -958,10 +981,17 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     band = tol + error_a + error_b
     paths = on_i and on_j
     speed = speed_a + speed_b + turn_a * radius[i] + turn_b * radius[j]
-    curve = accel_a + accel_b
-    # a point's acceleration: the origin's, plus (|alpha| + w^2) rho about it
-    bend = (curve + (abs(si[8]) + turn_a * turn_a) * radius[i]
-            + (abs(sj[8]) + turn_b * turn_b) * radius[j])
+    # `_frame_slab_advance`'s bound on |g''| with F = b, u = n, r = p - c_b, p a vertex of a:
+    # ``g'' = n''.r + 2 n'.r' + n.r''`` with |n'| <= w_b, |n''| <= |alpha_b| + w_b^2 (spin_b),
+    # |r| <= |c_a - c_b| + rho_a + |r'| tau over a step tau, |r'| <= |c_a'| + w_a rho_a +
+    # |c_b'| (across_a) and |r''| <= |c_a''| + spin_a rho_a + |c_b''| (sway_a); and so with
+    # a and b swapped
+    spin_a = abs(si[8]) + turn_a * turn_a
+    spin_b = abs(sj[8]) + turn_b * turn_b
+    across_a = speed_a + turn_a * radius[i] + speed_b
+    across_b = speed_b + turn_b * radius[j] + speed_a
+    sway_a = accel_a + spin_a * radius[i] + accel_b
+    sway_b = accel_b + spin_b * radius[j] + accel_a
     origin_a, origin_b = (0.0, si[0], si[1], 0.0, 0.0), (0.0, sj[0], sj[1], 0.0, 0.0)
     t = start
     pa, pb = kin[0, 3, :na], kin[1, 3, :nb]
@@ -979,11 +1009,22 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
             break
         step = (d - band) / speed
         if paths:
-            sigma, nx, ny = _slab(pa, pb, side, vertex, edge, along)
-            if sigma > band:
-                _projections(pa, nx, ny, si, origin_a, fa)
-                _projections(pb, nx, ny, sj, origin_b, fb)
-                step = max(step, _slab_advance(fa, fb, band, bend))
+            top, bottom, nx, ny = _slab(pa, pb, side, vertex, edge, along)
+            if bottom - top > band:
+                # n turns with the body whose edge is the closest feature
+                reach = norm(origin_b[1] - origin_a[1], origin_b[2] - origin_a[2])
+                if side == 0:
+                    _projections(pa, nx, ny, si, origin_a, fa)
+                    bound = (spin_b * (reach + radius[i] + across_a * (horizon - t))
+                             + 2.0 * turn_b * across_a + sway_a)
+                    step = max(step, _frame_slab_advance(fa, pa, bottom, nx, ny, 1.0, origin_b,
+                                                         sj[7] + sj[8] * t, bound, band))
+                else:
+                    _projections(pb, nx, ny, sj, origin_b, fb)
+                    bound = (spin_a * (reach + radius[j] + across_b * (horizon - t))
+                             + 2.0 * turn_a * across_b + sway_b)
+                    step = max(step, _frame_slab_advance(fb, pb, -top, nx, ny, -1.0, origin_a,
+                                                         si[7] + si[8] * t, bound, band))
         t += step
         if not t <= horizon:
             return np.inf, -1, -1, -1, np.nan, np.nan, np.nan, np.nan
