@@ -745,15 +745,27 @@ def _closest_features(pa, pb, nx, ny):
 
 
 @jit
+def _feature_gap(pa, pb, side, vertex, edge):
+    """``(d, along)``: the distance from vertex `vertex` of pa (side 0) or pb (side 1) to
+    edge `edge` of the other, and the fraction of the edge where it is nearest."""
+    p, q = (pa, pb) if side == 0 else (pb, pa)
+    e1 = edge + 1 if edge + 1 < q.shape[0] else 0
+    x, y = p[vertex, 0], p[vertex, 1]
+    cx, cy, u = closest_on_segment(q[edge, 0], q[edge, 1], q[e1, 0], q[e1, 1], x, y)
+    return norm(x - cx, y - cy), u
+
+
+@jit
 def _mean_direction(pa, pb):
     """The unit direction from pa's mean vertex to pb's ((0, 0) when they coincide)."""
-    dx = dy = 0.0
+    bx = by = ax = ay = 0.0
     for k in range(pb.shape[0]):
-        dx += pb[k, 0] / pb.shape[0]
-        dy += pb[k, 1] / pb.shape[0]
+        bx += pb[k, 0]
+        by += pb[k, 1]
     for k in range(pa.shape[0]):
-        dx -= pa[k, 0] / pa.shape[0]
-        dy -= pa[k, 1] / pa.shape[0]
+        ax += pa[k, 0]
+        ay += pa[k, 1]
+    dx, dy = bx / pb.shape[0] - ax / pa.shape[0], by / pb.shape[0] - ay / pa.shape[0]
     length = norm(dx, dy)
     return (dx / length, dy / length) if length > 0.0 else (0.0, 0.0)
 
@@ -958,7 +970,10 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
 
     Each step seeks the closest features (`_closest_features`) pruned by the last slab's
     direction (at the first, the line of the vertices' means): a few vertex-edge pairs are
-    measured instead of n m.  The search starts at `start` (`discs_meet_time` in the
+    measured instead of n m.  Where the last step's features still part the polygons by a
+    slab at least half their own gap (`_feature_gap`), they are kept instead: the slab's
+    width is the distance step's lower bound, and their gap, an upper bound on the
+    distance, the stopping test's.  The search starts at `start` (`discs_meet_time` in the
     batch).  Steps go on
     until the boundaries are within ``tol + e``, a step falls under `CA_TIME_FLOOR` (then
     the contact is within about ``CA_TIME_FLOOR S / v`` s, v the approach speed), or the
@@ -999,17 +1014,29 @@ def rigid_first_contact(i, j, motion, models, bodies, kin, start, horizon, tol):
     last = False
     side, vertex, edge, along = -1, -1, -1, 0.0
     nx = ny = 0.0  # the last slab's direction: it prunes the search for closest features
+    top = bottom = 0.0
     for _ in range(CA_STEPS):
         origin_a = _place_body(on_i, si, origin_a, ka, offsets, vstart[i], t, pa)
         origin_b = _place_body(on_j, sj, origin_b, kb, offsets, vstart[j], t, pb)
-        if nx == 0.0 and ny == 0.0:  # no slab yet: the line of the vertices' means
-            nx, ny = _mean_direction(pa, pb)
-        d, side, vertex, edge, along = _closest_features(pa, pb, nx, ny)
+        kept = False
+        if paths and side >= 0:
+            # the last features, measured anew: their slab's width bounds the distance
+            # from below, their own gap from above; kept while the two are within a factor 2
+            top, bottom, nx, ny = _slab(pa, pb, side, vertex, edge, along)
+            if bottom - top > band:
+                d, u = _feature_gap(pa, pb, side, vertex, edge)
+                kept = 2.0 * (bottom - top) >= d
+                along = u if kept else along
+        if not kept:
+            if nx == 0.0 and ny == 0.0:  # no slab yet: the line of the vertices' means
+                nx, ny = _mean_direction(pa, pb)
+            d, side, vertex, edge, along = _closest_features(pa, pb, nx, ny)
         if last or d <= band:
             break
-        step = (d - band) / speed
+        step = ((bottom - top if kept else d) - band) / speed
         if paths:
-            top, bottom, nx, ny = _slab(pa, pb, side, vertex, edge, along)
+            if not kept:
+                top, bottom, nx, ny = _slab(pa, pb, side, vertex, edge, along)
             if bottom - top > band:
                 # n turns with the body whose edge is the closest feature
                 reach = norm(origin_b[1] - origin_a[1], origin_b[2] - origin_a[2])
