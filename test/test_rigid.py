@@ -33,6 +33,7 @@ from collision_monitor import World
 from collision_monitor.kernels.constants import MotionModel
 from collision_monitor.kernels.rigid import (ARC_QUADRATURE_ERROR, BOX_CHORDS, origin_at,
                                              path_bounds, phi, rigid_state, rigid_vertices)
+from collision_monitor.kernels.toi import discs_meet_time
 from shapes import simple_polygons
 
 SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -298,6 +299,35 @@ def test_the_path_bounds_hold_over_their_interval(model, twist, accel, lo, span)
         assert np.hypot(*(after - before)) / (2 * d) <= speed + 1e-6
         assert np.hypot(*(after - 2 * at + before)) / d ** 2 <= acceleration + 1e-3
         assert abs(twist[2] + accel[2] * t) <= turn + 1e-12
+
+
+_STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floats(-3.0, 3.0)),
+                   st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0), st.floats(-3.0, 3.0)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.sampled_from(['arc', 'holonomic']), st.sampled_from(['arc', 'holonomic'])),
+       _STATE, _STATE, st.floats(-3.0, 3.0), st.floats(-3.0, 3.0), st.floats(0.1, 1.5))
+@example(('arc', 'arc'), ((1.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         1.0, 1.6, 0.5)  # a quarter turn brings it up to the other, at rest
+def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
+                                                                    x, y, radii):
+    """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
+    both bodies on arcs or holonomic paths (turns to 3 rad/s, accelerations): the start it
+    returns is no later than the first sample at which the two discs of radii summing to
+    `radii` overlap."""
+    poses = [(0.0, 0.0, 0.3), (x, y, -1.1)]
+    states = [(poses[0], *state_a), (poses[1], *state_b)]
+    motion = tuple(np.array([state[k] for state in states], float) for k in range(3))
+    kinds = np.array([int(MotionModel.parse(m)) for m in models], np.intp)
+    start = discs_meet_time(0, 1, motion, kinds, np.array([0.5 * radii, 0.5 * radii]), 2.0,
+                            0.0)
+    refs = [Reference(m, *state, 2.0) for m, state in zip(models, states)]
+    times = np.linspace(0.0, 2.0, 1001)
+    apart = np.array([np.hypot(*(refs[1].origin(t) - refs[0].origin(t))) for t in times])
+    overlap = times[apart < radii - 1e-9]
+    if overlap.size:
+        assert start <= overlap[0] + 1e-9
 
 
 # --- the cases of the issue ------------------------------------------------------------------
