@@ -314,8 +314,8 @@ def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, stat
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
     both bodies on arcs or holonomic paths (turns to 3 rad/s, accelerations): the start it
-    returns is no later than the first sample at which the two discs of radii summing to
-    `radii` overlap."""
+    returns is in the horizon's future and no later than the first sample at which the two
+    discs of radii summing to `radii` overlap."""
     poses = [(0.0, 0.0, 0.3), (x, y, -1.1)]
     states = [(poses[0], *state_a), (poses[1], *state_b)]
     motion = tuple(np.array([state[k] for state in states], float) for k in range(3))
@@ -326,6 +326,7 @@ def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, stat
     times = np.linspace(0.0, 2.0, 1001)
     apart = np.array([np.hypot(*(refs[1].origin(t) - refs[0].origin(t))) for t in times])
     overlap = times[apart < radii - 1e-9]
+    assert start >= 0.0
     if overlap.size:
         assert start <= overlap[0] + 1e-9
 
