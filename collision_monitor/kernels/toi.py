@@ -831,7 +831,7 @@ def _on_path(b, motion, model):
 
 @jit
 def _chord_entry(dx, dy, ex, ey, reach):
-    """The least s in [0, 1] with ``|D + E s| <= reach`` (inf when none): the smaller root of
+    """The least s >= 0 with ``|D + E s| <= reach`` (inf when none): the smaller root of
     ``|E|^2 s^2 + 2 D.E s + |D|^2 - reach^2``, written without cancellation."""
     c = dx * dx + dy * dy - reach * reach
     if c <= 0.0:
@@ -842,8 +842,7 @@ def _chord_entry(dx, dy, ex, ey, reach):
     disc = b * b - (ex * ex + ey * ey) * c
     if disc < 0.0:
         return np.inf
-    s = c / (np.sqrt(disc) - b)
-    return s if s <= 1.0 else np.inf
+    return c / (np.sqrt(disc) - b)
 
 
 @jit
