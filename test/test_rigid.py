@@ -310,6 +310,9 @@ _STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floa
        _STATE, _STATE, st.floats(-3.0, 3.0), st.floats(-3.0, 3.0), st.floats(0.1, 1.5))
 @example(('arc', 'arc'), ((1.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
          1.0, 1.6, 0.5)  # a quarter turn brings it up to the other, at rest
+@example(('arc', 'arc'), ((1.5, 0.0, 3.0), (0.0, 0.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         0.477043, 0.649767, 0.07)  # on the path at 0.625 s; the chord before, carried on
+# straight, enters the margins' disc only at 0.584 s, after the discs' own overlap (0.58 s)
 def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
