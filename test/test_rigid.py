@@ -613,6 +613,17 @@ SPEEDING_UP_ALONG_Y = (
     ['arc', 'constant_acceleration'])
 
 
+# a 0.6 m square turning at 1 rad/s about its origin, closing at 0.85 m/s on the edge of a
+# triangle at rest that lies along y = x, met at 0.910 s: once its closest features are
+# kept, their gap must be measured from the vertex itself (any point (y, y) lies on that
+# edge: a gap from there is 0 and ends the search at 0.737 s)
+SQUARE_AT_A_DIAGONAL_EDGE = (
+    ((0.6 * SQUARE).tolist(), [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0]]),
+    [((0.0, 1.6, 0.1), (0.6, -0.6, 1.0), (0.0, 0.0, 0.0)),
+     ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
+    ['holonomic', 'arc'])
+
+
 # a box under constant_acceleration starting from rest towards a 2 m square turning at 0.01
 # rad/s, its back vertices listed first: at 2 m/s^2 it meets the square at 0.706 s, at
 # 0.6 m/s^2 at 1.286 s.  The turning slab's step skips a vertex whose concave bound is still
@@ -667,6 +678,8 @@ def swapped(scene):
 @example(swapped(TRIANGLE_TO_A_HEXAGON))
 @example(SPINNER_MET_BY_A_PENTAGON)
 @example(swapped(SPINNER_MET_BY_A_PENTAGON))
+@example(SQUARE_AT_A_DIAGONAL_EDGE)
+@example(swapped(SQUARE_AT_A_DIAGONAL_EDGE))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
