@@ -313,6 +313,11 @@ _STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floa
 @example(('arc', 'arc'), ((1.5, 0.0, 3.0), (0.0, 0.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
          0.477043, 0.649767, 0.07)  # on the path at 0.625 s; the chord before, carried on
 # straight, enters the margins' disc only at 0.584 s, after the discs' own overlap (0.58 s)
+@example(('arc', 'arc'), ((1.0, 0.0, 1.5), (1.5, 0.5, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         0.546653, 2.11206, 0.2)  # on the path at 1.3 s of an arc speeding up, alpha 0 (the
+# chords' closed-form walk, which only an ARC body with no angular acceleration takes)
+@example(('arc', 'arc'), ((0.5, 0.0, 3.0), (0.0, 2.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         -0.566187, 0.150646, 0.1)  # the same, sideways at 2 m/s^2, on the path at 0.9 s
 def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
