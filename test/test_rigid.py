@@ -318,6 +318,12 @@ _STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floa
 # chords' closed-form walk, which only an ARC body with no angular acceleration takes)
 @example(('arc', 'arc'), ((0.5, 0.0, 3.0), (0.0, 2.0, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
          -0.566187, 0.150646, 0.1)  # the same, sideways at 2 m/s^2, on the path at 0.9 s
+@example(('arc', 'arc'), ((1.0, 0.5, 2.5), (-1.5, -1.5, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         0.706205, 1.642084, 0.1)  # braking on a tight arc, on the path at 1.8 s (the walk's
+# step d^2 A phi1(i w d) per chord, with A_x / Re phi1 for A_x Re phi1, walks past it)
+@example(('arc', 'arc'), ((1.0, 0.0, 3.0), (1.5, -1.5, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         -1.713978, 0.178124, 0.1)  # speeding up at 3 rad/s, on the path at 1.8 s (the same
+# step's A_y term, and the imaginary part w d Re phi1 of the chords' turn e^(i w d))
 def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
