@@ -324,6 +324,10 @@ _STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floa
 @example(('arc', 'arc'), ((1.0, 0.0, 3.0), (1.5, -1.5, 0.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
          -1.713978, 0.178124, 0.1)  # speeding up at 3 rad/s, on the path at 1.8 s (the same
 # step's A_y term, and the imaginary part w d Re phi1 of the chords' turn e^(i w d))
+@example(('holonomic', 'arc'), ((1.0, 0.0, 3.0), (0.0, 0.0, 0.0)),
+         ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), 1.5, 0.0, 0.1)  # a holonomic body whose
+# heading turns at 3 rad/s keeps a straight path (walked as on an arc, its chords curve away
+# from the disc on it at 1.5 s)
 def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
@@ -634,6 +638,15 @@ SQUARE_AT_A_DIAGONAL_EDGE = (
      ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))],
     ['holonomic', 'arc'])
 
+# a 2.4 m bar spinning up from rest at 2 rad/s^2 onto a box 0.9 m out at 1 rad: the slab on
+# the bar's edge turns with the bar at w(t) = alpha t, which the search must read at t
+BAR_SPINNING_UP = (
+    ([[-0.1, -0.1], [0.1, -0.1], [0.1, 0.1], [-0.1, 0.1]],
+     [[-1.2, -0.05], [1.2, -0.05], [1.2, 0.05], [-1.2, 0.05]]),
+    [((0.486272, 0.757324, 0.2), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+     ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 2.0))],
+    ['arc', 'arc'])
+
 
 # a box under constant_acceleration starting from rest towards a 2 m square turning at 0.01
 # rad/s, its back vertices listed first: at 2 m/s^2 it meets the square at 0.706 s, at
@@ -691,6 +704,8 @@ def swapped(scene):
 @example(swapped(SPINNER_MET_BY_A_PENTAGON))
 @example(SQUARE_AT_A_DIAGONAL_EDGE)
 @example(swapped(SQUARE_AT_A_DIAGONAL_EDGE))
+@example(BAR_SPINNING_UP)
+@example(swapped(BAR_SPINNING_UP))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
