@@ -328,6 +328,8 @@ _STATE = st.tuples(st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5), st.floa
          ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), 1.5, 0.0, 0.1)  # a holonomic body whose
 # heading turns at 3 rad/s keeps a straight path (walked as on an arc, its chords curve away
 # from the disc on it at 1.5 s)
+@example(('arc', 'arc'), ((1.0, 0.0, 0.5), (0.0, 0.0, 1.0)), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),
+         0.951236, 0.864967, 0.1)  # a clothoid, alpha exactly 1 rad/s^2, on the path at 1.5 s
 def test_the_disc_bound_never_starts_a_search_after_the_discs_touch(models, state_a, state_b,
                                                                     x, y, radii):
     """`discs_meet_time` against the integrated origins (`Reference`) every 2 ms over 2 s,
