@@ -649,6 +649,26 @@ BAR_SPINNING_UP = (
      ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 2.0))],
     ['arc', 'arc'])
 
+# a triangle drifting at 0.7 m/s met by a hexagon spinning at 2.3 rad/s (0.070 s): the slab
+# bound's reach times the spin, K = spin (reach + rho + ...), not spin / (reach + ...)
+SPINNING_HEXAGON_TO_A_TRIANGLE = (
+    ([[0.154725, 0.313466], [-0.343908, 0.062671], [-0.34867, -0.025102]],
+     [[1.139906, 0.107326], [1.123075, 0.222726], [-1.033781, 0.49214], [-1.118005, 0.246917],
+      [0.072289, -1.142663], [0.908383, -0.696954]]),
+    [((0.0, 0.0, 0.240598), (-0.086077, 0.679369, 0.470967), (0.0, 0.0, 0.0)),
+     ((1.004213, 0.224392, 2.519998), (0.688439, -0.85445, 2.288585), (0.0, 0.0, 0.0))],
+    ['holonomic', 'holonomic'])
+
+# a triangle on an arc and a hexagon closing at over 3 m/s (0.561 s): the slab bound's
+# Coriolis term 2 w_b |r'| (twice the turn times the closing speed), not 2 w_b / |r'|
+HEXAGON_CLOSING_FAST_ON_A_TRIANGLE = (
+    ([[0.558738, 0.171531], [0.179561, 0.55621], [0.569102, -0.13317]],
+     [[0.869045, 0.310474], [-0.770721, 0.507565], [-0.852698, -0.352902],
+      [-0.844232, -0.372702], [0.175901, -0.905921], [0.916858, -0.104906]]),
+    [((0.0, 0.0, 1.755022), (1.013814, -1.025468, 0.297691), (0.0, 0.0, 0.0)),
+     ((2.194325, -0.689549, -1.860321), (-1.499343, 1.236528, -0.338441), (0.0, 0.0, 0.0))],
+    ['arc', 'holonomic'])
+
 
 # a box under constant_acceleration starting from rest towards a 2 m square turning at 0.01
 # rad/s, its back vertices listed first: at 2 m/s^2 it meets the square at 0.706 s, at
@@ -708,6 +728,8 @@ def swapped(scene):
 @example(swapped(SQUARE_AT_A_DIAGONAL_EDGE))
 @example(BAR_SPINNING_UP)
 @example(swapped(BAR_SPINNING_UP))
+@example(SPINNING_HEXAGON_TO_A_TRIANGLE)
+@example(HEXAGON_CLOSING_FAST_ON_A_TRIANGLE)
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
