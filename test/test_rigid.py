@@ -729,7 +729,9 @@ def swapped(scene):
 @example(BAR_SPINNING_UP)
 @example(swapped(BAR_SPINNING_UP))
 @example(SPINNING_HEXAGON_TO_A_TRIANGLE)
+@example(swapped(SPINNING_HEXAGON_TO_A_TRIANGLE))
 @example(HEXAGON_CLOSING_FAST_ON_A_TRIANGLE)
+@example(swapped(HEXAGON_CLOSING_FAST_ON_A_TRIANGLE))
 def test_first_contact_matches_dense_sampling_of_the_true_motion(scene):
     """Two polygons (convex or concave), both moving under arc or holonomic models with turns
     up to 3 rad/s and accelerations: a contact of the true motion within 2 s is never missed
