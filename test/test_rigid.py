@@ -867,18 +867,22 @@ def test_the_world_places_a_body_ahead_as_its_model_moves_it(model):
             rigid_vertices(model, *state, ROBOT, t), abs=1e-12)
 
 
+@pytest.mark.parametrize('wall_first', [False, True])
 @pytest.mark.parametrize('model', ['arc', 'holonomic'])
-def test_a_corner_grazing_a_wall_is_a_contact_when_it_touches(model):
+def test_a_corner_grazing_a_wall_is_a_contact_when_it_touches(model, wall_first):
     """A square spinning in place whose corners' circle just touches a wall's face (a graze:
     the gap closes to zero and opens again): the touch is predicted, no later than the
     corner reaches the face (t = pi / 4 / w) and early by no more than the time the gap
-    takes to close its last 1e-9 m; 1e-6 m short of the circle, nothing."""
+    takes to close its last 1e-9 m; 1e-6 m short of the circle, nothing.  Either body
+    listed first."""
     r, w = math.sqrt(0.5), 1.0
     wall = [[0.0, -3.0], [0.3, -3.0], [0.3, 3.0], [0.0, 3.0]]
     for gap, touches in ((0.0, True), (1e-6, False)):
         world = World()
-        world.add_body('robot', SQUARE, pose=(0.0, 0.0, 0.0), predictor=model)
-        world.add_body('wall', wall, static=True, pose=(r + gap, 0.0, 0.0))
+        bodies = [('robot', SQUARE, (0.0, 0.0, 0.0), {'predictor': model}),
+                  ('wall', wall, (r + gap, 0.0, 0.0), {'static': True})]
+        for name, shape, pose, options in bodies[::-1] if wall_first else bodies:
+            world.add_body(name, shape, pose=pose, **options)
         world.set_twists([[0.0, 0.0, w]], ['robot'])
         pred = world.predict(2.0)
         assert len(pred) == touches
